@@ -5,6 +5,13 @@
 
 #![warn(missing_docs)]
 
+pub mod bench;
+pub mod engine;
+pub mod game;
 pub mod movelist;
 pub mod perft;
+pub mod protocol;
+pub mod search;
+pub mod time;
+pub mod tt;
 pub mod xiangqi;

@@ -1,25 +1,81 @@
-use jiang::perft;
-use jiang::xiangqi::Position;
+//! The `jiang` executable: the protocol loop on stdin/stdout, or a one-shot command
+//! (`jiang perft D [FEN]`, `jiang bench [D]`).
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() >= 3 && args[1] == "perft" {
-        let depth: u32 = args[2].parse().unwrap_or(1);
-        let fen = args[3..].join(" ");
-        let mut pos = if fen.is_empty() {
-            Position::startpos()
-        } else {
-            Position::from_fen(&fen).expect("fen")
-        };
-        let r = perft::divide(&mut pos, depth);
-        for (m, n) in &r.divide {
-            println!("{m}: {n}");
+use jiang::protocol;
+use jiang::xiangqi::Position;
+use std::process::ExitCode;
+
+fn usage() -> &'static str {
+    "usage: jiang                    read UCCI/UCI/terminal commands from stdin\n       \
+     jiang perft DEPTH [FEN]     count leaf nodes (divide) and report speed\n       \
+     jiang bench [DEPTH]         fixed-depth search benchmark (node signature, nps)\n       \
+     jiang --version | --help"
+}
+
+fn main() -> ExitCode {
+    // Diagnostics go to stderr; stdout carries protocol only. RUST_LOG=debug for more.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => {
+            protocol::run();
+            ExitCode::SUCCESS
         }
-        println!(
-            "Nodes searched: {} time {} ms nps {}",
-            r.nodes,
-            r.elapsed.as_millis(),
-            r.nps()
-        );
+        Some("perft") => {
+            let Some(depth) = args
+                .get(1)
+                .and_then(|d| d.parse::<u32>().ok())
+                .filter(|d| *d <= 12)
+            else {
+                eprintln!("perft needs a depth from 0 to 12\n{}", usage());
+                return ExitCode::from(2);
+            };
+            let fen = args[2..].join(" ");
+            let pos = if fen.is_empty() {
+                Ok(Position::startpos())
+            } else {
+                Position::from_fen(&fen)
+            };
+            match pos {
+                Ok(mut pos) => {
+                    for line in protocol::perft_report(&mut pos, depth) {
+                        println!("{line}");
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("bad FEN: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some("bench") => {
+            let depth = match args.get(1).map(|d| d.parse::<i32>()) {
+                None => jiang::bench::DEFAULT_DEPTH,
+                Some(Ok(d)) if (1..=30).contains(&d) => d,
+                _ => {
+                    eprintln!("bench takes a depth from 1 to 30");
+                    return ExitCode::from(2);
+                }
+            };
+            for line in protocol::bench_report(depth, &mut |l| eprintln!("{l}")) {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+        Some("--version") | Some("-V") => {
+            println!("{}", protocol::ENGINE_NAME);
+            ExitCode::SUCCESS
+        }
+        Some("--help") | Some("-h") | Some("help") => {
+            println!("{}", usage());
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("unknown argument '{other}'\n{}", usage());
+            ExitCode::from(2)
+        }
     }
 }

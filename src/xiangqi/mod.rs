@@ -2,9 +2,13 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod eval;
 pub mod fen;
+mod game_impl;
 pub mod movegen;
 pub mod position;
+pub mod rules;
+pub mod see;
 pub mod types;
 pub mod zobrist;
 

@@ -30,16 +30,7 @@ impl ListMove for Move {
     );
 }
 
-/// Which moves to generate.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum GenType {
-    /// Captures only.
-    Captures,
-    /// Non-captures only.
-    Quiets,
-    /// Everything.
-    All,
-}
+pub use crate::game::GenType;
 
 const MAX_PINS: usize = 12;
 

@@ -25,6 +25,8 @@ pub struct StateInfo {
     pub captured: Option<Piece>,
     /// The move that led here (`None` at the root of the game or after a null move).
     pub last_move: Option<Move>,
+    /// Plies since the FEN or the last null move: how far back repetitions can reach.
+    pub plies_from_null: u16,
 }
 
 /// Room reserved in the history so that a search never reallocates it.
@@ -65,6 +67,7 @@ impl Position {
                 rule60: 0,
                 captured: None,
                 last_move: None,
+                plies_from_null: 0,
             },
             history: Vec::with_capacity(HISTORY_RESERVE),
             start_fullmove: 1,
@@ -104,6 +107,7 @@ impl Position {
     pub(crate) fn finish_setup(&mut self) {
         self.st.key = self.compute_key();
         self.st.checkers = self.attackers_to(self.king_square(self.side), self.side.flip());
+        self.st.plies_from_null = 0;
         self.history.clear();
     }
 
@@ -222,7 +226,7 @@ impl Position {
 
     /// Full-move number (as FEN counts it) of the current position.
     pub fn fullmove(&self) -> u32 {
-        let red_first = if self.history.len() % 2 == 0 {
+        let red_first = if self.history.len().is_multiple_of(2) {
             self.side == Color::Red
         } else {
             self.side == Color::Black
@@ -241,6 +245,7 @@ impl Position {
     /// root of the game record.
     pub fn clear_history(&mut self) {
         self.history.clear();
+        self.st.plies_from_null = 0;
     }
 
     // ----- attacks ---------------------------------------------------------------------
@@ -384,6 +389,7 @@ impl Position {
             rule60,
             captured,
             last_move: Some(m),
+            plies_from_null: self.st.plies_from_null.saturating_add(1),
         };
     }
 
@@ -434,6 +440,7 @@ impl Position {
             rule60: self.st.rule60 + 1,
             captured: None,
             last_move: None,
+            plies_from_null: 0,
         };
     }
 

@@ -1,0 +1,305 @@
+//! The engine behind the protocols: the game position, options, the transposition table
+//! and the search thread. Protocol-free apart from the output dialect it formats with.
+
+use crate::protocol::output::{self, format_bestmove, format_info, Dialect};
+use crate::protocol::parse::GoCommand;
+use crate::search::{self, Limits, SearchControl, SearchResult};
+use crate::time::{self, Clock, TimeSettings};
+use crate::tt::TranspositionTable;
+use crate::xiangqi::{Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Default hash size in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Largest hash size accepted, in MiB.
+pub const MAX_HASH_MB: usize = 16384;
+/// Most search threads accepted.
+pub const MAX_THREADS: usize = 256;
+/// How long a plain `go` (no limit given) thinks.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+
+/// User-settable options (both dialects map onto these).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Transposition table size, MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// The GUI may send `go ponder` (only affects nothing else yet).
+    pub ponder: bool,
+    /// UCCI: times in milliseconds (true) or seconds.
+    pub use_millisec: bool,
+    /// Per-move overhead allowance.
+    pub move_overhead: Duration,
+    /// Longest any timed move may take.
+    pub max_move_time: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        let t = TimeSettings::default();
+        Options {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            ponder: false,
+            use_millisec: true,
+            move_overhead: t.move_overhead,
+            max_move_time: t.max_move_time,
+        }
+    }
+}
+
+struct RunningSearch {
+    control: Arc<SearchControl>,
+    infinite: bool,
+    draw_offered: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// The engine state.
+pub struct Engine {
+    /// The current game position (with its history since the last FEN).
+    pub position: Position,
+    /// Root moves banned for the next search (UCCI `banmoves`).
+    pub banned: Vec<Move>,
+    /// Options.
+    pub options: Options,
+    tt: Arc<TranspositionTable>,
+    search: Option<RunningSearch>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// An engine at the start position with default options.
+    pub fn new() -> Engine {
+        Engine {
+            position: Position::startpos(),
+            banned: Vec::new(),
+            options: Options::default(),
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            search: None,
+        }
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.handle.is_finished())
+    }
+
+    /// Stops a running search (its thread prints the best move) and waits for it.
+    pub fn stop_and_wait(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.control.stop();
+            if s.handle.join().is_err() {
+                log::error!("search thread panicked");
+            }
+        }
+    }
+
+    /// At the end of input: a search that ends by itself (a limit or the clock) is
+    /// allowed to answer, so `echo "go depth 9" | jiang` works; an infinite or ponder
+    /// search is stopped.
+    pub fn finish(&mut self) {
+        if let Some(s) = &self.search {
+            if s.infinite || s.control.pondering() {
+                s.control.stop();
+            }
+        }
+        self.wait();
+    }
+
+    /// Waits for a running search to finish by itself.
+    pub fn wait(&mut self) {
+        if let Some(s) = self.search.take() {
+            let _ = s.handle.join();
+        }
+    }
+
+    /// Asks a running search to stop, without waiting. Returns whether one was running.
+    pub fn stop(&mut self) -> bool {
+        match &self.search {
+            Some(s) if !s.handle.is_finished() => {
+                s.control.stop();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The opponent played the ponder move: start the clock (and note a draw offer).
+    pub fn ponderhit(&mut self, draw: bool) {
+        if let Some(s) = &self.search {
+            if draw {
+                s.draw_offered.store(true, Ordering::Relaxed);
+            }
+            s.control.ponderhit();
+        }
+    }
+
+    /// Replaces the position (already validated) and clears the banned moves.
+    pub fn set_position(&mut self, pos: Position) {
+        self.position = pos;
+        self.banned.clear();
+    }
+
+    /// A new game: clears the transposition table.
+    pub fn new_game(&mut self) {
+        self.stop_and_wait();
+        self.tt.clear();
+    }
+
+    /// Resizes the transposition table.
+    pub fn set_hash(&mut self, mb: usize) {
+        self.stop_and_wait();
+        self.options.hash_mb = mb;
+        self.tt = Arc::new(TranspositionTable::new(mb));
+    }
+
+    /// Clears the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.stop_and_wait();
+        self.tt.clear();
+    }
+
+    /// The shared transposition table.
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    fn time_settings(&self) -> TimeSettings {
+        TimeSettings {
+            max_move_time: self.options.max_move_time,
+            move_overhead: self.options.move_overhead,
+        }
+    }
+
+    /// Starts a search in the background; its thread prints `info` lines and the final
+    /// `bestmove` in `dialect`.
+    pub fn go(&mut self, go: &GoCommand, dialect: Dialect) {
+        self.stop_and_wait();
+        let settings = self.time_settings();
+        let clock = Clock {
+            time_left: go.time_left,
+            increment: go.increment.unwrap_or_default(),
+            moves_to_go: go.moves_to_go,
+            move_time: go.move_time.or(if go.has_no_limit() {
+                Some(DEFAULT_MOVE_TIME)
+            } else {
+                None
+            }),
+        };
+        let (soft, hard) = if go.infinite {
+            (None, None)
+        } else if let Some(b) = time::budget(&clock, &settings) {
+            (Some(b.soft), Some(b.hard))
+        } else {
+            // Depth or node limits: still never longer than the cap.
+            (None, Some(time::hard_cap(&settings)))
+        };
+        let control = Arc::new(SearchControl::new(soft, hard, go.ponder));
+        let mut search_moves = Vec::new();
+        for text in &go.search_moves {
+            match self.position.parse_legal_move(text) {
+                Ok(m) => search_moves.push(m),
+                Err(e) => output::info_string(&format!("searchmoves: {e}")),
+            }
+        }
+        let limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            infinite: go.infinite,
+            search_moves,
+            banned_moves: self.banned.clone(),
+            threads: self.options.threads,
+        };
+        let draw_offered = Arc::new(AtomicBool::new(go.draw_offered));
+        let pos = self.position.clone();
+        let tt = Arc::clone(&self.tt);
+        let thread_control = Arc::clone(&control);
+        let thread_draw = Arc::clone(&draw_offered);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || {
+                let result = run_search(&pos, &limits, &tt, &thread_control, dialect);
+                let draw = thread_draw.load(Ordering::Relaxed) && accepts_draw(&result);
+                output::send(&format_bestmove(dialect, &result, draw));
+            });
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(RunningSearch {
+                    control,
+                    infinite: go.infinite,
+                    draw_offered,
+                    handle,
+                })
+            }
+            Err(e) => {
+                // Never leave a `go` unanswered: fall back to a quick answer here.
+                log::error!("cannot start the search thread: {e}");
+                let first = self.position.legal_moves().iter().next().copied();
+                let result = SearchResult {
+                    best_move: first,
+                    ponder_move: None,
+                    score: 0,
+                    depth: 0,
+                    nodes: 0,
+                    pv: first.into_iter().collect(),
+                };
+                output::send(&format_bestmove(dialect, &result, false));
+            }
+        }
+    }
+}
+
+/// Whether to accept (or offer) a draw with this result: only when clearly worse.
+fn accepts_draw(result: &SearchResult<Move>) -> bool {
+    result.best_move.is_some() && result.score <= -150
+}
+
+/// Runs the search, turning a panic inside it into a legal fallback answer.
+fn run_search(
+    pos: &Position,
+    limits: &Limits<Move>,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    dialect: Dialect,
+) -> SearchResult<Move> {
+    let on_info = move |info: &search::SearchInfo<Move>| {
+        for line in format_info(dialect, info) {
+            output::send(&line);
+        }
+    };
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        search::search(pos, limits, tt, control, &on_info)
+    }));
+    match outcome {
+        Ok(r) => r,
+        Err(_) => {
+            log::error!("the search panicked; answering with the first legal move");
+            let first = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| !limits.banned_moves.contains(m));
+            SearchResult {
+                best_move: first,
+                ponder_move: None,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: first.into_iter().collect(),
+            }
+        }
+    }
+}

@@ -1,0 +1,477 @@
+//! The protocol front end: reads commands from stdin, speaks UCCI or UCI (chosen by the
+//! first handshake), and offers terminal commands (`d`, `help`, `moves`, `eval`, `perft`,
+//! `bench`) in every mode.
+//!
+//! The main thread reads input; searches run on their own thread (see [`Engine`]), so
+//! `isready`, `stop` and `ponderhit` are answered while thinking.
+
+pub mod output;
+pub mod parse;
+pub mod terminal;
+
+use crate::bench;
+use crate::engine::{Engine, MAX_HASH_MB, MAX_THREADS};
+use crate::perft;
+use crate::xiangqi::Position;
+use output::{info_string, send, Dialect};
+use parse::{parse_bool, parse_go, parse_position, parse_setoption};
+use std::io::BufRead;
+use std::time::Duration;
+
+/// Engine name and version as announced.
+pub const ENGINE_NAME: &str = concat!("jiang ", env!("CARGO_PKG_VERSION"));
+/// Author line.
+pub const AUTHOR: &str = "the jiang developers";
+
+/// Protocol state around the engine.
+pub struct Session {
+    engine: Engine,
+    dialect: Dialect,
+    /// A `go` was issued since the last `position` (for UCCI's idle `stop`).
+    go_since_position: bool,
+    /// UCCI batch mode: finish each search before reading on.
+    batch: bool,
+    /// `quit` was received.
+    quit: bool,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Session {
+    /// A fresh session in terminal mode.
+    pub fn new() -> Session {
+        Session {
+            engine: Engine::new(),
+            dialect: Dialect::Terminal,
+            go_since_position: false,
+            batch: false,
+            quit: false,
+        }
+    }
+
+    /// Whether `quit` was received.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// Reports a problem with the input: `info string` in protocol mode, plain text for a
+    /// person at a terminal.
+    fn complain(&self, msg: &str) {
+        match self.dialect {
+            Dialect::Terminal => send(&format!("error: {msg}")),
+            _ => info_string(msg),
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = words.split_first() else {
+            return;
+        };
+        match cmd {
+            "uci" => self.handshake_uci(),
+            "ucci" => self.handshake_ucci(),
+            "isready" => send("readyok"),
+            "setoption" => self.set_option(args),
+            "ucinewgame" | "uccinewgame" => {
+                self.engine.new_game();
+            }
+            "position" => self.position(args),
+            // Cyclone dialect of UCI: position lines without the word `position`.
+            "fen" | "startpos" => self.position(&words),
+            "banmoves" => self.banmoves(args),
+            "go" => self.go(args),
+            "stop" => {
+                if self.engine.stop() {
+                    self.engine.stop_and_wait();
+                } else if self.dialect == Dialect::Ucci && !self.go_since_position {
+                    send("nobestmove");
+                }
+            }
+            "ponderhit" => self.engine.ponderhit(args.first() == Some(&"draw")),
+            "quit" | "exit" => {
+                self.engine.stop_and_wait();
+                if self.dialect == Dialect::Ucci {
+                    send("bye");
+                }
+                self.quit = true;
+            }
+            "probe" => self.probe(args),
+            "d" | "display" => send(&terminal::board_diagram(&self.engine.position)),
+            "moves" => {
+                let moves: Vec<String> = self
+                    .engine
+                    .position
+                    .legal_moves()
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect();
+                send(&format!("{} legal moves: {}", moves.len(), moves.join(" ")));
+            }
+            "eval" => send(&crate::xiangqi::eval::trace(&self.engine.position)),
+            "perft" => self.perft(args.first().copied(), &args[args.len().min(1)..]),
+            "bench" => self.bench(args),
+            "help" | "?" => send(terminal::HELP),
+            _ => self.complain(&format!(
+                "unknown command '{}', type 'help' for the list",
+                truncate(cmd, 40)
+            )),
+        }
+    }
+
+    fn handshake_uci(&mut self) {
+        self.dialect = Dialect::Uci;
+        let o = &self.engine.options;
+        send(&format!("id name {ENGINE_NAME}"));
+        send(&format!("id author {AUTHOR}"));
+        send(&format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+            crate::engine::DEFAULT_HASH_MB
+        ));
+        send(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        send("option name Ponder type check default false");
+        send("option name MultiPV type spin default 1 min 1 max 1");
+        send("option name Clear Hash type button");
+        send(&format!(
+            "option name Move Overhead type spin default {} min 0 max 5000",
+            o.move_overhead.as_millis()
+        ));
+        send(&format!(
+            "option name MaxMoveTime type spin default {} min 100 max 10000",
+            o.max_move_time.as_millis()
+        ));
+        send("uciok");
+    }
+
+    fn handshake_ucci(&mut self) {
+        self.dialect = Dialect::Ucci;
+        send(&format!("id name {ENGINE_NAME}"));
+        send("id copyright 2026 the jiang developers");
+        send(&format!("id author {AUTHOR}"));
+        send("id user jiang users");
+        send("option usemillisec type check default true");
+        send("option batch type check default false");
+        send("option debug type check default false");
+        send("option ponder type check default false");
+        send("option usebook type check default false");
+        send(&format!(
+            "option hashsize type spin min 1 max {MAX_HASH_MB} default {}",
+            crate::engine::DEFAULT_HASH_MB
+        ));
+        send(&format!(
+            "option threads type spin min 1 max {MAX_THREADS} default 1"
+        ));
+        send("option idle type combo var none var small var medium var large default none");
+        send("option pruning type combo var none var small var medium var large default large");
+        send("option knowledge type combo var none var small var medium var large default large");
+        send("option randomness type combo var none var small var medium var large default none");
+        send("option newgame type button");
+        send("option maxmovetime type spin min 100 max 10000 default 10000");
+        send("ucciok");
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        let Some((name, value)) = parse_setoption(args) else {
+            self.complain("setoption needs an option name");
+            return;
+        };
+        let key: String = name
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let number = |lo: u64, hi: u64| -> Option<u64> {
+            match value.trim().parse::<i64>() {
+                Ok(v) => {
+                    let c = (v.max(0) as u64).clamp(lo, hi);
+                    if c != v.max(0) as u64 || v < 0 {
+                        info_string(&format!("{name} {v} is out of range, using {c}"));
+                    }
+                    Some(c)
+                }
+                Err(_) => {
+                    info_string(&format!("{name} needs a number, got '{value}'"));
+                    None
+                }
+            }
+        };
+        let flag = || -> Option<bool> {
+            let b = parse_bool(value.trim());
+            if b.is_none() {
+                info_string(&format!("{name} needs true or false, got '{value}'"));
+            }
+            b
+        };
+        match key.as_str() {
+            "hash" | "hashsize" => {
+                if let Some(mb) = number(0, MAX_HASH_MB as u64) {
+                    let mb = if mb == 0 {
+                        crate::engine::DEFAULT_HASH_MB
+                    } else {
+                        mb as usize
+                    };
+                    self.engine.set_hash(mb);
+                }
+            }
+            "threads" => {
+                if let Some(n) = number(0, MAX_THREADS as u64) {
+                    self.engine.stop_and_wait();
+                    self.engine.options.threads = if n == 0 {
+                        std::thread::available_parallelism().map_or(1, |n| n.get())
+                    } else {
+                        n as usize
+                    };
+                }
+            }
+            "ponder" => {
+                if let Some(b) = flag() {
+                    self.engine.options.ponder = b;
+                }
+            }
+            "usemillisec" => {
+                if let Some(b) = flag() {
+                    self.engine.options.use_millisec = b;
+                }
+            }
+            "batch" => {
+                if let Some(b) = flag() {
+                    self.batch = b;
+                }
+            }
+            "clearhash" => self.engine.clear_hash(),
+            "newgame" => self.engine.new_game(),
+            "moveoverhead" => {
+                if let Some(v) = number(0, 5000) {
+                    self.engine.options.move_overhead = Duration::from_millis(v);
+                }
+            }
+            "maxmovetime" => {
+                if let Some(v) = number(100, 10_000) {
+                    self.engine.options.max_move_time = Duration::from_millis(v);
+                }
+            }
+            "multipv" => {
+                let _ = number(1, 1);
+            }
+            "uci_variant" | "ucivariant" => {
+                if !value.eq_ignore_ascii_case("xiangqi") {
+                    info_string(&format!("only xiangqi is supported, not '{value}'"));
+                }
+            }
+            "usebook" => {
+                if flag() == Some(true) {
+                    info_string("jiang has no opening book yet; usebook stays off");
+                }
+            }
+            "debug" | "idle" | "pruning" | "knowledge" | "randomness" | "style" | "promotion"
+            | "bookfiles" | "egtbpaths" | "useegtb" | "evalapi" | "loadbook" | "usehash" => {
+                info_string(&format!(
+                    "option {name} accepted; it has no effect in this version"
+                ));
+            }
+            _ => info_string(&format!("unknown option '{}' ignored", truncate(&name, 40))),
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        match parse_position(args) {
+            Ok(pos) => {
+                self.engine.set_position(pos);
+                self.go_since_position = false;
+            }
+            Err(e) => self.complain(&format!("position refused, previous one kept: {e}")),
+        }
+    }
+
+    fn banmoves(&mut self, args: &[&str]) {
+        let mut banned = Vec::new();
+        for text in args {
+            match self.engine.position.parse_legal_move(text) {
+                Ok(m) => banned.push(m),
+                Err(e) => self.complain(&format!("banmoves: {e}")),
+            }
+        }
+        self.engine.banned = banned;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let red = self.engine.position.side_to_move() == crate::xiangqi::Color::Red;
+        let unit = if self.dialect == Dialect::Ucci && !self.engine.options.use_millisec {
+            1000
+        } else {
+            1
+        };
+        let go = parse_go(args, red, unit);
+        for w in &go.warnings {
+            self.complain(&format!("go: {w}"));
+        }
+        if let Some(d) = go.perft {
+            self.perft(Some(&d.to_string()), &[]);
+            return;
+        }
+        self.go_since_position = true;
+        if go.depth == Some(0) && self.dialect == Dialect::Ucci {
+            // UCCI: depth 0 asks only for the static evaluation.
+            self.engine.stop_and_wait();
+            let eval = crate::game::Game::evaluate(&self.engine.position);
+            send(&format!("info depth 0 score {}", output::ucci_score(eval)));
+            send("nobestmove");
+            return;
+        }
+        let mut go = go;
+        if go.depth == Some(0) {
+            go.depth = Some(1);
+        }
+        let dialect = match self.dialect {
+            Dialect::Terminal => Dialect::Uci,
+            d => d,
+        };
+        self.engine.go(&go, dialect);
+        if self.batch {
+            self.engine.wait();
+        }
+    }
+
+    fn probe(&mut self, args: &[&str]) {
+        let pos = if args.is_empty() {
+            Ok(self.engine.position.clone())
+        } else {
+            parse_position(args)
+        };
+        match pos {
+            Ok(pos) => {
+                let mut line = "pophash".to_string();
+                if let Some(e) = self.engine.tt().probe(pos.key(), 0) {
+                    if let Some(m) = crate::xiangqi::Move::from_u16(e.mv) {
+                        if pos.is_legal(m) {
+                            line.push_str(&format!(" bestmove {m}"));
+                        }
+                    }
+                    let v = output::ucci_score(e.score);
+                    use crate::tt::Bound;
+                    if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                        line.push_str(&format!(" lowerbound {v} depth {}", e.depth));
+                    }
+                    if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                        line.push_str(&format!(" upperbound {v} depth {}", e.depth));
+                    }
+                }
+                send(&line);
+            }
+            Err(e) => self.complain(&format!("probe: {e}")),
+        }
+    }
+
+    fn perft(&mut self, depth: Option<&str>, fen: &[&str]) {
+        let Some(depth) = depth
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|d| *d <= 12)
+        else {
+            self.complain("perft needs a depth from 0 to 12");
+            return;
+        };
+        self.engine.stop_and_wait();
+        let mut pos = if fen.is_empty() {
+            self.engine.position.clone()
+        } else {
+            match Position::from_fen(&fen.join(" ")) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.complain(&format!("perft: bad FEN: {e}"));
+                    return;
+                }
+            }
+        };
+        for line in perft_report(&mut pos, depth) {
+            send(&line);
+        }
+    }
+
+    fn bench(&mut self, args: &[&str]) {
+        let depth = match args.first().map(|d| d.parse::<i32>()) {
+            None => bench::DEFAULT_DEPTH,
+            Some(Ok(d)) if (1..=30).contains(&d) => d,
+            _ => {
+                self.complain("bench takes a depth from 1 to 30");
+                return;
+            }
+        };
+        self.engine.stop_and_wait();
+        for line in bench_report(depth, &mut |l| log::info!("{l}")) {
+            send(&line);
+        }
+    }
+}
+
+/// Runs perft with divide and returns the report lines.
+pub fn perft_report(pos: &mut Position, depth: u32) -> Vec<String> {
+    let r = perft::divide(pos, depth);
+    let mut lines: Vec<String> = r.divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {}", r.nodes));
+    lines.push(format!(
+        "Time: {} ms, {} nodes per second",
+        r.elapsed.as_millis(),
+        r.nps()
+    ));
+    lines
+}
+
+/// Runs the bench and returns the summary lines; per-position lines go to `progress`.
+pub fn bench_report(depth: i32, progress: &mut dyn FnMut(&str)) -> Vec<String> {
+    let r = bench::run(depth, progress);
+    vec![
+        format!(
+            "Positions       : {} at depth {depth}",
+            bench::POSITIONS.len()
+        ),
+        format!("Total time (ms) : {}", r.ms),
+        format!("Nodes searched  : {}", r.nodes),
+        format!("Nodes/second    : {}", r.nps()),
+        format!("Bench: {} nodes {} nps", r.nodes, r.nps()),
+    ]
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() > n {
+        let mut t: String = s.chars().take(n).collect();
+        t.push('…');
+        t
+    } else {
+        s.to_string()
+    }
+}
+
+/// Reads commands from stdin until `quit` or end of input.
+pub fn run() {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut session = Session::new();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                log::error!("reading stdin: {e}");
+                break;
+            }
+        }
+        // Invalid UTF-8 is replaced, not fatal.
+        let line = String::from_utf8_lossy(&buf);
+        log::debug!("<< {}", line.trim_end());
+        session.handle_line(&line);
+        if session.quit_requested() {
+            return;
+        }
+    }
+    session.engine.finish();
+}

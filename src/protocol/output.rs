@@ -1,0 +1,145 @@
+//! Formatting of engine→GUI lines, and the single writer that owns stdout.
+
+use crate::search::{Score, ScoreBound, SearchInfo, SearchResult};
+use crate::xiangqi::Move;
+use std::io::Write;
+
+/// The protocol spoken on stdin/stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// No handshake yet: a person at a terminal (UCI-style output).
+    Terminal,
+    /// UCCI 3.0.
+    Ucci,
+    /// UCI as Pikafish speaks it (ranks 0-9).
+    Uci,
+}
+
+/// Writes one line to stdout and flushes it (stdout may be block-buffered on a pipe).
+/// Lines from the search thread and the input thread never interleave: the lock is held
+/// for the whole line.
+pub fn send(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout (the GUI went away) is not worth a panic; stdin's EOF ends us.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Sends an `info string` line (UCI and UCCI GUIs both show or ignore it).
+pub fn info_string(msg: &str) {
+    send(&format!("info string {msg}"));
+}
+
+/// UCCI scores are in units where a horse or cannon is 100 (the spec); mates are shown
+/// as large values, as ElephantEye does.
+pub fn ucci_score(raw: i32) -> i32 {
+    match Score::from_internal(raw) {
+        Score::Cp(cp) => {
+            cp * 100 / crate::xiangqi::see::see_value(crate::xiangqi::PieceKind::Horse)
+        }
+        Score::Mate(_) => raw.signum() * (10_000 - (crate::tt::MATE - raw.abs())),
+    }
+}
+
+fn pv_text(pv: &[Move]) -> String {
+    pv.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The `info` lines for one report.
+pub fn format_info(dialect: Dialect, info: &SearchInfo<Move>) -> Vec<String> {
+    match dialect {
+        Dialect::Ucci => {
+            let mut lines = vec![format!("info time {} nodes {}", info.time_ms, info.nodes)];
+            lines.push(format!(
+                "info depth {} score {} pv {}",
+                info.depth,
+                ucci_score(info.raw_score),
+                pv_text(&info.pv)
+            ));
+            lines
+        }
+        Dialect::Uci | Dialect::Terminal => {
+            let score = match info.score {
+                Score::Cp(cp) => format!("cp {cp}"),
+                Score::Mate(m) => format!("mate {m}"),
+            };
+            let bound = match info.bound {
+                ScoreBound::Exact => "",
+                ScoreBound::Lower => " lowerbound",
+                ScoreBound::Upper => " upperbound",
+            };
+            vec![format!(
+                "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+                info.depth,
+                info.seldepth,
+                info.nodes,
+                info.nps,
+                info.hashfull,
+                info.time_ms,
+                pv_text(&info.pv)
+            )]
+        }
+    }
+}
+
+/// The final line of a search. `draw` appends UCCI's draw offer/acceptance.
+pub fn format_bestmove(dialect: Dialect, result: &SearchResult<Move>, draw: bool) -> String {
+    match (dialect, result.best_move) {
+        (Dialect::Ucci, None) => "nobestmove".to_string(),
+        (_, None) => "bestmove (none)".to_string(),
+        (d, Some(m)) => {
+            let mut s = format!("bestmove {m}");
+            if let Some(p) = result.ponder_move {
+                s.push_str(&format!(" ponder {p}"));
+            }
+            if draw && d == Dialect::Ucci {
+                s.push_str(" draw");
+            }
+            s
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ucci_has_no_cp_and_uci_has_it() {
+        let m = Move::parse("h2e2").unwrap();
+        let info = SearchInfo {
+            depth: 5,
+            seldepth: 9,
+            score: Score::Cp(40),
+            raw_score: 40,
+            bound: ScoreBound::Exact,
+            nodes: 1000,
+            time_ms: 10,
+            nps: 100_000,
+            hashfull: 3,
+            pv: vec![m],
+        };
+        let ucci = format_info(Dialect::Ucci, &info);
+        assert_eq!(ucci[1], "info depth 5 score 10 pv h2e2");
+        assert!(ucci[0].starts_with("info time 10 nodes 1000"));
+        let uci = format_info(Dialect::Uci, &info);
+        assert!(uci[0].contains(" score cp 40 nodes 1000 nps 100000 hashfull 3 time 10 pv h2e2"));
+    }
+
+    #[test]
+    fn no_move_answers() {
+        let r = SearchResult::<Move> {
+            best_move: None,
+            ponder_move: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![],
+        };
+        assert_eq!(format_bestmove(Dialect::Ucci, &r, false), "nobestmove");
+        assert_eq!(format_bestmove(Dialect::Uci, &r, false), "bestmove (none)");
+    }
+}

@@ -1,0 +1,295 @@
+//! Pure parsers for the protocol commands shared by UCCI and UCI (`go`, `position`,
+//! `setoption`). They build a fresh value and return a one-line error on bad input; the
+//! caller commits only on success.
+
+use crate::xiangqi::{Move, Position, START_FEN};
+use std::time::Duration;
+
+/// A parsed `go` command (both dialects; times already in milliseconds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    /// `ponder`: the clock does not run until `ponderhit`.
+    pub ponder: bool,
+    /// `draw` (UCCI): the opponent offers a draw.
+    pub draw_offered: bool,
+    /// `depth D`.
+    pub depth: Option<i32>,
+    /// `nodes N`.
+    pub nodes: Option<u64>,
+    /// `infinite`.
+    pub infinite: bool,
+    /// Our remaining time (`time`, or `wtime`/`btime` for the side to move).
+    pub time_left: Option<Duration>,
+    /// Our increment.
+    pub increment: Option<Duration>,
+    /// `movestogo`.
+    pub moves_to_go: Option<u32>,
+    /// `movetime`.
+    pub move_time: Option<Duration>,
+    /// `searchmoves …` (UCI), as text.
+    pub search_moves: Vec<String>,
+    /// `perft D`: run perft instead of a search.
+    pub perft: Option<u32>,
+    /// Keywords or numbers that could not be understood (reported, not fatal).
+    pub warnings: Vec<String>,
+}
+
+impl GoCommand {
+    /// Whether the command sets no limit at all (plain `go`).
+    pub fn has_no_limit(&self) -> bool {
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && !self.infinite
+            && self.time_left.is_none()
+            && self.move_time.is_none()
+            && self.perft.is_none()
+    }
+}
+
+/// Reads a non-negative number; negative clock values (seen from some GUIs when a flag
+/// falls) count as 0.
+fn number(tok: Option<&&str>) -> Option<u64> {
+    let t = tok?;
+    if let Ok(v) = t.parse::<u64>() {
+        return Some(v);
+    }
+    if let Ok(v) = t.parse::<i64>() {
+        return Some(v.max(0) as u64);
+    }
+    t.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .map(|v| v.clamp(0.0, 1e15) as u64)
+}
+
+/// Parses the words after `go`. `red_to_move` picks `wtime`/`btime`; `unit_ms` is the
+/// multiplier for UCCI's `time`/`increment`/`opptime` (1 in milliseconds mode, 1000 in
+/// seconds mode); UCI times are always milliseconds.
+pub fn parse_go(words: &[&str], red_to_move: bool, unit_ms: u64) -> GoCommand {
+    let mut go = GoCommand::default();
+    let mut i = 0;
+    let ms = |v: u64, unit: u64| Duration::from_millis(v.saturating_mul(unit));
+    while i < words.len() {
+        let w = words[i];
+        let next = words.get(i + 1);
+        let mut consumed = 1;
+        let mut bad_value = false;
+        match w {
+            "ponder" => go.ponder = true,
+            "draw" => go.draw_offered = true,
+            "infinite" => go.infinite = true,
+            "depth" | "nodes" | "time" | "movestogo" | "increment" | "opptime" | "oppmovestogo"
+            | "oppincrement" | "wtime" | "btime" | "winc" | "binc" | "movetime" | "perft"
+            | "mate" => {
+                consumed = 2;
+                match number(next) {
+                    None => bad_value = true,
+                    Some(v) => match w {
+                        "depth" => go.depth = Some(v.min(1000) as i32),
+                        "mate" => go.depth = Some((v.min(200) * 2 + 1) as i32),
+                        "nodes" => go.nodes = Some(v),
+                        "time" => go.time_left = Some(ms(v, unit_ms)),
+                        "increment" => go.increment = Some(ms(v, unit_ms)),
+                        "movestogo" => go.moves_to_go = Some(v.min(10_000) as u32),
+                        "wtime" if red_to_move => go.time_left = Some(ms(v, 1)),
+                        "btime" if !red_to_move => go.time_left = Some(ms(v, 1)),
+                        "winc" if red_to_move => go.increment = Some(ms(v, 1)),
+                        "binc" if !red_to_move => go.increment = Some(ms(v, 1)),
+                        "movetime" => go.move_time = Some(ms(v, 1)),
+                        "perft" => go.perft = Some(v.min(20) as u32),
+                        // The opponent's clock does not change our allocation.
+                        _ => {}
+                    },
+                }
+            }
+            "searchmoves" => {
+                consumed = 1;
+                while let Some(m) = words.get(i + consumed) {
+                    if Move::parse(m).is_err() {
+                        break;
+                    }
+                    go.search_moves.push(m.to_string());
+                    consumed += 1;
+                }
+            }
+            _ => go.warnings.push(format!("ignored '{w}'")),
+        }
+        if bad_value {
+            go.warnings.push(format!(
+                "'{w}' needs a number, got '{}'",
+                next.copied().unwrap_or("")
+            ));
+            if next.is_none_or(|n| n.parse::<f64>().is_err() && is_keyword(n)) {
+                consumed = 1;
+            }
+        }
+        i += consumed;
+    }
+    go
+}
+
+fn is_keyword(w: &str) -> bool {
+    matches!(
+        w,
+        "ponder"
+            | "draw"
+            | "infinite"
+            | "depth"
+            | "nodes"
+            | "time"
+            | "movestogo"
+            | "increment"
+            | "opptime"
+            | "oppmovestogo"
+            | "oppincrement"
+            | "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movetime"
+            | "searchmoves"
+            | "perft"
+            | "mate"
+    )
+}
+
+/// Parses `[fen F… | startpos] [moves m…]` (the words after `position`, or a Cyclone
+/// `fen …`/`startpos …` line) into a new position with its move history.
+pub fn parse_position(words: &[&str]) -> Result<Position, String> {
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (words, &words[words.len()..]),
+    };
+    let mut pos = match setup.first() {
+        Some(&"startpos") if setup.len() == 1 => Position::from_fen(START_FEN),
+        Some(&"startpos") => return Err(format!("unexpected '{}' after startpos", setup[1])),
+        Some(&"fen") if setup.len() > 1 => Position::from_fen(&setup[1..].join(" ")),
+        Some(&"fen") => return Err("'fen' needs a FEN".to_string()),
+        Some(w) => return Err(format!("expected 'fen' or 'startpos', got '{w}'")),
+        None => return Err("expected 'fen' or 'startpos'".to_string()),
+    }
+    .map_err(|e| format!("bad FEN: {e}"))?;
+    pos.reserve_history(moves.len() + 256);
+    for (n, text) in moves.iter().enumerate() {
+        let m = pos
+            .parse_legal_move(text)
+            .map_err(|e| format!("move {} of the list: {e}", n + 1))?;
+        pos.make_move(m);
+    }
+    Ok(pos)
+}
+
+/// A `setoption` command in either form: `setoption NAME [VALUE]` (UCCI) or
+/// `setoption name NAME [value VALUE]` (UCI). Names may contain spaces in the UCI form.
+pub fn parse_setoption(words: &[&str]) -> Option<(String, String)> {
+    if words
+        .first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("name"))
+    {
+        let value_at = words
+            .iter()
+            .position(|w| w.eq_ignore_ascii_case("value"))
+            .unwrap_or(words.len());
+        let name = words[1..value_at].join(" ");
+        let value = words
+            .get(value_at + 1..)
+            .map(|v| v.join(" "))
+            .unwrap_or_default();
+        if name.is_empty() {
+            None
+        } else {
+            Some((name, value))
+        }
+    } else {
+        let name = words.first()?;
+        Some((name.to_string(), words[1..].join(" ")))
+    }
+}
+
+/// Reads a boolean option value: `true/on/1` or `false/off/0` (an empty value, a
+/// button-style `setoption ponder`, counts as true).
+pub fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "" | "true" | "on" | "1" | "yes" => Some(true),
+        "false" | "off" | "0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Vec<&str> {
+        s.split_whitespace().collect()
+    }
+
+    #[test]
+    fn go_ucci_seconds_and_milliseconds() {
+        let g = parse_go(
+            &w("time 300 increment 2 opptime 280 oppincrement 2"),
+            true,
+            1000,
+        );
+        assert_eq!(g.time_left, Some(Duration::from_secs(300)));
+        assert_eq!(g.increment, Some(Duration::from_secs(2)));
+        let g = parse_go(&w("ponder time 295000 movestogo 10"), true, 1);
+        assert!(g.ponder);
+        assert_eq!(g.time_left, Some(Duration::from_millis(295_000)));
+        assert_eq!(g.moves_to_go, Some(10));
+    }
+
+    #[test]
+    fn go_uci_side_and_garbage() {
+        let g = parse_go(&w("wtime 1000 btime 2000 winc 10 binc 20"), false, 1);
+        assert_eq!(g.time_left, Some(Duration::from_millis(2000)));
+        assert_eq!(g.increment, Some(Duration::from_millis(20)));
+        let g = parse_go(&w("depth banana nodes 100 frobnicate"), true, 1);
+        assert_eq!(g.depth, None);
+        assert_eq!(g.nodes, Some(100));
+        assert_eq!(g.warnings.len(), 2);
+        let g = parse_go(&w("wtime -50 depth"), true, 1);
+        assert_eq!(g.time_left, Some(Duration::ZERO));
+        assert_eq!(g.warnings.len(), 1);
+        let g = parse_go(&w("searchmoves h2e2 b0c2 depth 3"), true, 1);
+        assert_eq!(g.search_moves, ["h2e2", "b0c2"]);
+        assert_eq!(g.depth, Some(3));
+    }
+
+    #[test]
+    fn position_is_all_or_nothing() {
+        let p = parse_position(&w("startpos moves h2e2 h7e7")).unwrap();
+        assert_eq!(p.game_ply(), 2);
+        assert!(parse_position(&w("startpos moves h2e2 h2e2")).is_err());
+        assert!(parse_position(&w("startpos moves h2e")).is_err());
+        assert!(parse_position(&w("fen rnbakabnr/9 w")).is_err());
+        assert!(parse_position(&w("fen")).is_err());
+        assert!(parse_position(&w("sideways")).is_err());
+        assert!(parse_position(&[]).is_err());
+    }
+
+    #[test]
+    fn setoption_both_forms() {
+        assert_eq!(
+            parse_setoption(&w("name Clear Hash")),
+            Some(("Clear Hash".into(), "".into()))
+        );
+        assert_eq!(
+            parse_setoption(&w("name Hash value 64")),
+            Some(("Hash".into(), "64".into()))
+        );
+        assert_eq!(
+            parse_setoption(&w("hashsize 64")),
+            Some(("hashsize".into(), "64".into()))
+        );
+        assert_eq!(
+            parse_setoption(&w("newgame")),
+            Some(("newgame".into(), "".into()))
+        );
+        assert_eq!(parse_setoption(&[]), None);
+        assert_eq!(parse_bool("on"), Some(true));
+        assert_eq!(parse_bool("FALSE"), Some(false));
+        assert_eq!(parse_bool("maybe"), None);
+    }
+}

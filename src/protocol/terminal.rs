@@ -1,0 +1,99 @@
+//! Human-friendly extras: the board diagram (`d`), the command list (`help`).
+
+use crate::xiangqi::{Color, Position, Square};
+
+/// Whether the terminal is likely to show Chinese characters (a UTF-8 locale).
+fn utf8_terminal() -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"].iter().any(|v| {
+        std::env::var(v).is_ok_and(|s| {
+            let s = s.to_ascii_lowercase();
+            s.contains("utf-8") || s.contains("utf8")
+        })
+    })
+}
+
+/// The board as text: files a–i, ranks 0–9, Red at the bottom; letters (upper case Red),
+/// with a second diagram in Chinese characters on UTF-8 terminals.
+pub fn board_diagram(pos: &Position) -> String {
+    board_diagram_with(pos, utf8_terminal())
+}
+
+/// [`board_diagram`] with the Chinese diagram chosen explicitly.
+pub fn board_diagram_with(pos: &Position, chinese: bool) -> String {
+    let mut s = String::new();
+    s.push_str("   +-------------------+");
+    if chinese {
+        s.push_str("      ");
+    }
+    s.push('\n');
+    for rank in (0..10).rev() {
+        let mut letters = format!(" {rank} |");
+        let mut hanzi = format!(" {rank} ");
+        for file in 0..9 {
+            let sq = Square::from_coords(file, rank).expect("on board");
+            match pos.piece_at(sq) {
+                Some(p) => {
+                    letters.push(' ');
+                    letters.push(p.letter());
+                    hanzi.push(p.chinese());
+                }
+                None => {
+                    letters.push_str(" .");
+                    hanzi.push('．');
+                }
+            }
+        }
+        letters.push_str(" |");
+        s.push_str(&letters);
+        if chinese {
+            s.push_str("  ");
+            s.push_str(&hanzi);
+        }
+        s.push('\n');
+        if rank == 5 {
+            s.push_str("   |~~~~~~~ river ~~~~~|\n");
+        }
+    }
+    s.push_str("   +-------------------+\n");
+    s.push_str("     a b c d e f g h i\n\n");
+    let side = match pos.side_to_move() {
+        Color::Red => "red (upper case)",
+        Color::Black => "black (lower case)",
+    };
+    s.push_str(&format!("Side to move: {side}\n"));
+    s.push_str(&format!("FEN: {}\n", pos.to_fen()));
+    s.push_str(&format!("Key: {:016X}\n", pos.key()));
+    let checkers: Vec<String> = pos.checkers().map(|sq| sq.to_string()).collect();
+    s.push_str(&format!(
+        "Checkers: {}\n",
+        if checkers.is_empty() {
+            "-".to_string()
+        } else {
+            checkers.join(" ")
+        }
+    ));
+    s.push_str(&format!(
+        "No-capture plies: {}   Moves since FEN: {}",
+        pos.rule60(),
+        pos.game_ply()
+    ));
+    s
+}
+
+/// The `help` text.
+pub const HELP: &str = "\
+jiang - a Xiangqi (Chinese chess) engine. Coordinates: files a-i, ranks 0-9 from Red's side, moves like h2e2.
+
+Protocols (chosen by the first command):
+  ucci                 UCCI 3.0 (ElephantEye-style GUIs)
+  uci                  UCI as Pikafish speaks it (ranks 0-9)
+
+Commands:
+  position startpos|fen FEN [moves M...]   set the position (FEN after the last capture + moves)
+  go [depth D|nodes N|movetime MS|infinite|time T ...]   search and answer 'bestmove' (plain go: 5 s)
+  stop                 answer at once            isready    -> readyok
+  banmoves M...        (UCCI) forbid root moves  setoption  set an option (see 'uci'/'ucci')
+  d                    draw the board            moves      list the legal moves
+  eval                 evaluation breakdown      perft D    count leaf nodes (divide)
+  bench [D]            fixed-depth benchmark     help       this text
+  quit                 exit";

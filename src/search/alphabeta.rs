@@ -1,0 +1,777 @@
+//! One search thread: iterative deepening, root search, PVS and quiescence.
+
+use super::history::{history_bonus, History, MAX_PLY};
+use super::picker::MovePicker;
+use super::{InfoCallback, Score, ScoreBound, SearchInfo, SearchResult, Shared, INFINITY};
+use crate::game::{Game, GenType, Outcome};
+use crate::movelist::MoveList;
+use crate::tt::{Bound, MATE, MATE_BOUND};
+use once_cell::sync::Lazy;
+use std::sync::atomic::Ordering;
+
+/// Late-move reduction table `[depth][move number]`, in plies.
+static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0u8; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as u8;
+        }
+    }
+    t
+});
+
+#[inline(always)]
+fn lmr(depth: i32, moves: usize) -> i32 {
+    LMR[(depth as usize).min(63)][moves.min(63)] as i32
+}
+
+/// Reverse futility margin: a static eval this far above beta at low depth fails high.
+#[inline(always)]
+fn rfp_margin(depth: i32, improving: bool) -> i32 {
+    90 * depth - if improving { 60 } else { 0 }
+}
+
+/// Futility margin for quiet moves at low depth.
+#[inline(always)]
+fn futility_margin(depth: i32) -> i32 {
+    120 + 110 * depth
+}
+
+/// Quiet moves searched before the rest are pruned (late-move pruning).
+#[inline(always)]
+fn lmp_count(depth: i32, improving: bool) -> usize {
+    let base = 3 + depth * depth;
+    (if improving { base } else { base / 2 + 1 }) as usize
+}
+
+/// Score of a rule outcome at `ply`.
+#[inline(always)]
+fn outcome_score(o: Outcome, ply: usize) -> i32 {
+    match o {
+        Outcome::Draw => 0,
+        Outcome::Win => MATE - ply as i32,
+        Outcome::Loss => -(MATE - ply as i32),
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Frame<M> {
+    eval: i32,
+    /// The move played from this ply (None for a null move).
+    mv: Option<M>,
+    /// History index of that move (for counter-moves).
+    hist_idx: usize,
+}
+
+struct RootMove<M> {
+    mv: M,
+    score: i32,
+    prev_score: i32,
+    pv: Vec<M>,
+}
+
+/// A search thread.
+pub(crate) struct Searcher<'a, G: Game> {
+    shared: &'a Shared<'a, G::Move>,
+    id: usize,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    hist: Box<History<G>>,
+    stack: Vec<Frame<G::Move>>,
+    pv: Vec<[Option<G::Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    root_moves: Vec<RootMove<G::Move>>,
+    root_depth: i32,
+}
+
+impl<'a, G: Game> Searcher<'a, G> {
+    pub fn new(shared: &'a Shared<'a, G::Move>, id: usize) -> Self {
+        Searcher {
+            shared,
+            id,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            hist: Box::new(History::new()),
+            stack: vec![
+                Frame {
+                    eval: 0,
+                    mv: None,
+                    hist_idx: 0
+                };
+                MAX_PLY + 4
+            ],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            root_moves: Vec::new(),
+            root_depth: 0,
+        }
+    }
+
+    /// Counts a node and checks, every 512 nodes (main thread), the clock and node limit.
+    #[inline(always)]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 511 == 0 {
+            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                let c = self.shared.control;
+                if !c.pondering() && c.elapsed_ms() >= c.hard_ms() {
+                    c.stop();
+                }
+            }
+        }
+        if self.id == 0 {
+            if let Some(limit) = self.shared.limits.nodes {
+                if self.nodes >= limit {
+                    self.shared.control.stop();
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn should_stop(&mut self) -> bool {
+        if !self.stopped && self.shared.control.stopped() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.shared.total_nodes()
+    }
+
+    fn info(&self, depth: i32, score: i32, bound: ScoreBound) -> SearchInfo<G::Move> {
+        let nodes = self.total_nodes();
+        let time_ms = self.shared.control.elapsed_ms();
+        SearchInfo {
+            depth,
+            seldepth: self.seldepth,
+            score: Score::from_internal(score),
+            raw_score: score,
+            bound,
+            nodes,
+            time_ms,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull: self.shared.tt.hashfull(),
+            pv: self
+                .root_moves
+                .first()
+                .map(|r| r.pv.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Iterative deepening. Returns the best move of the last completed iteration (or the
+    /// best so far of an interrupted one, or the first legal move).
+    pub fn iterative_deepening(
+        &mut self,
+        pos: &mut G,
+        on_info: Option<InfoCallback<'_, G::Move>>,
+    ) -> SearchResult<G::Move> {
+        pos.reserve(MAX_PLY + 8);
+        let limits = self.shared.limits;
+        let mut legal = MoveList::new();
+        pos.generate(GenType::All, &mut legal);
+        self.root_moves = legal
+            .iter()
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .filter(|m| !limits.banned_moves.contains(m))
+            .map(|&m| RootMove {
+                mv: m,
+                score: -INFINITY,
+                prev_score: -INFINITY,
+                pv: vec![m],
+            })
+            .collect();
+        if self.root_moves.is_empty() {
+            // No legal move: lost (checkmate or stalemate).
+            let score = if legal.is_empty() { -MATE } else { 0 };
+            if self.id == 0 {
+                self.shared.control.stop();
+            }
+            return SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+        // Order the first iteration by capture value and the TT move.
+        let tt_move = self
+            .shared
+            .tt
+            .probe(pos.key(), 0)
+            .and_then(|e| G::move_from_u16(e.mv));
+        for r in self.root_moves.iter_mut() {
+            r.prev_score = if Some(r.mv) == tt_move {
+                INFINITY
+            } else if pos.is_capture(r.mv) {
+                pos.capture_order(r.mv)
+            } else {
+                -INFINITY + 1
+            };
+        }
+        self.root_moves.sort_by_key(|r| -r.prev_score);
+
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 4)
+            .clamp(1, MAX_PLY as i32 - 4);
+        let control = self.shared.control;
+        let mut completed_depth = 0;
+        let mut best_score = -INFINITY;
+        let mut best_move_changes = 0.0f64;
+        let mut last_best = self.root_moves[0].mv;
+        let mut stable_iterations = 0;
+        let mut prev_iter_score = 0;
+        let mut depth = 1 + (self.id as i32 % 2);
+        while depth <= max_depth {
+            self.root_depth = depth;
+            self.seldepth = 0;
+            // Aspiration window around the previous score.
+            let mut delta = 25;
+            let (mut alpha, mut beta) = if depth >= 4 && best_score.abs() < MATE_BOUND {
+                (
+                    (best_score - delta).max(-INFINITY),
+                    (best_score + delta).min(INFINITY),
+                )
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let mut score;
+            loop {
+                score = self.search_root(pos, depth, alpha, beta);
+                self.root_moves.sort_by_key(|r| -r.score);
+                if self.should_stop() {
+                    break;
+                }
+                if score <= alpha {
+                    if let (Some(f), 0) = (on_info, self.id) {
+                        if control.elapsed_ms() > 1000 {
+                            f(&self.info(depth, score, ScoreBound::Upper));
+                        }
+                    }
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITY);
+                } else if score >= beta {
+                    if let (Some(f), 0) = (on_info, self.id) {
+                        if control.elapsed_ms() > 1000 {
+                            f(&self.info(depth, score, ScoreBound::Lower));
+                        }
+                    }
+                    beta = (score + delta).min(INFINITY);
+                } else {
+                    break;
+                }
+                delta += delta / 2 + 10;
+            }
+            if self.stopped && self.root_moves[0].score == -INFINITY {
+                // Nothing from this iteration: keep the previous order's best.
+                break;
+            }
+            for r in self.root_moves.iter_mut() {
+                r.prev_score = r.score;
+            }
+            if !self.stopped {
+                completed_depth = depth;
+                best_score = self.root_moves[0].score;
+            } else if self.root_moves[0].score > -INFINITY {
+                // An interrupted iteration's best move was fully searched: trust it.
+                best_score = self.root_moves[0].score;
+            }
+            if self.id != 0 {
+                if self.stopped {
+                    break;
+                }
+                depth += 1;
+                continue;
+            }
+            if let Some(f) = on_info {
+                if !self.stopped || completed_depth == 0 {
+                    f(&self.info(depth, best_score, ScoreBound::Exact));
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            // Time management between iterations.
+            let best = self.root_moves[0].mv;
+            if best != last_best {
+                best_move_changes += 1.0;
+                stable_iterations = 0;
+                last_best = best;
+            } else {
+                stable_iterations += 1;
+            }
+            best_move_changes *= 0.5;
+            if !limits.infinite && !control.pondering() {
+                let soft = control.soft_ms();
+                if soft != u64::MAX {
+                    let instability = 1.0 + 1.5 * best_move_changes;
+                    let drop = if depth > 4 && best_score < prev_iter_score - 30 {
+                        1.4
+                    } else {
+                        1.0
+                    };
+                    let stable = if stable_iterations >= 6 { 0.7 } else { 1.0 };
+                    let target = soft as f64 * instability * drop * stable;
+                    let elapsed = control.elapsed_ms() as f64;
+                    // The next iteration takes about twice this one: don't start it if
+                    // it cannot finish.
+                    if elapsed >= target * 0.6 || elapsed >= control.hard_ms() as f64 * 0.5 {
+                        break;
+                    }
+                }
+                if best_score.abs() >= MATE_BOUND
+                    && depth >= 10
+                    && (MATE - best_score.abs()) < depth
+                {
+                    break;
+                }
+            }
+            prev_iter_score = best_score;
+            depth += 1;
+        }
+        if self.id == 0 {
+            control.stop();
+        }
+        let best = &self.root_moves[0];
+        SearchResult {
+            best_move: Some(best.mv),
+            ponder_move: best.pv.get(1).copied(),
+            score: best_score,
+            depth: completed_depth,
+            nodes: self.nodes,
+            pv: best.pv.clone(),
+        }
+    }
+
+    fn search_root(&mut self, pos: &mut G, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INFINITY;
+        self.pv_len[0] = 0;
+        let in_check = pos.in_check();
+        for i in 0..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let gives_check = pos.gives_check(m);
+            let is_capture = pos.is_capture(m);
+            let new_depth = depth - 1 + i32::from(gives_check);
+            self.stack[0].mv = Some(m);
+            self.stack[0].hist_idx = pos.history_index(m);
+            pos.make_move(m);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax::<true>(pos, new_depth, -beta, -alpha, 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && i >= 3 && !in_check && !gives_check && !is_capture {
+                    r = (lmr(depth, i) - 1).clamp(0, new_depth - 1);
+                }
+                score = -self.negamax::<false>(pos, new_depth - r, -alpha - 1, -alpha, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax::<false>(pos, new_depth, -alpha - 1, -alpha, 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax::<true>(pos, new_depth, -beta, -alpha, 1, false);
+                }
+            }
+            pos.unmake_move(m);
+            if self.should_stop() {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == 0 || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                for p in 1..self.pv_len[1] {
+                    match self.pv[1][p] {
+                        Some(pm) => rm.pv.push(pm),
+                        None => break,
+                    }
+                }
+            } else {
+                // Not better: keep it below the best, in search order.
+                rm.score = -INFINITY;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: G::Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = Some(m);
+        for p in ply + 1..child_len {
+            self.pv[ply][p] = self.pv[ply + 1][p];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Principal variation search.
+    fn negamax<const PV: bool>(
+        &mut self,
+        pos: &mut G,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        if depth <= 0 {
+            return self.qsearch::<PV>(pos, alpha, beta, ply);
+        }
+        self.tick();
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(o) = pos.rule_outcome(ply) {
+            return outcome_score(o, ply);
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { pos.evaluate() };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.key();
+        let tt = self.shared.tt.probe(key, ply);
+        let tt_move = tt
+            .and_then(|e| G::move_from_u16(e.mv))
+            .filter(|&m| pos.is_legal(m));
+        if let Some(e) = tt {
+            if !PV
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return e.score;
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITY
+        } else {
+            let static_eval = tt.map_or_else(|| pos.evaluate(), |e| e.eval);
+            // A TT score is a better estimate when its bound points the right way.
+            match tt {
+                Some(e)
+                    if e.score.abs() < MATE_BOUND
+                        && ((e.bound == Bound::Lower && e.score > static_eval)
+                            || (e.bound == Bound::Upper && e.score < static_eval)) =>
+                {
+                    e.score
+                }
+                _ => static_eval,
+            }
+        };
+        self.stack[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+
+        if !PV && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility pruning.
+            if depth <= 7 && eval - rfp_margin(depth, improving) >= beta {
+                return eval;
+            }
+            // Null-move pruning.
+            if depth >= 3
+                && eval >= beta
+                && self.stack[ply - 1].mv.is_some()
+                && pos.null_move_allowed()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply].mv = None;
+                pos.make_null_move();
+                let v =
+                    -self.negamax::<false>(pos, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
+                pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a TT move this node is likely less
+        // important than it looks, and searching it shallower first is cheap.
+        if tt_move.is_none() && depth >= 4 && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let prev_idx = if ply > 0 && self.stack[ply - 1].mv.is_some() {
+            Some(self.stack[ply - 1].hist_idx)
+        } else {
+            None
+        };
+        let counter = prev_idx.and_then(|i| self.hist.counter(i));
+        let killers = self.hist.killers[ply];
+        let mut picker = MovePicker::<G>::new(pos, tt_move, killers, counter);
+        let side = pos.side_index();
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut moves_searched = 0usize;
+        let mut quiets_tried: [Option<G::Move>; 32] = [None; 32];
+        let mut n_quiets = 0;
+        let original_alpha = alpha;
+
+        while let Some(m) = picker.next(pos, &self.hist) {
+            let is_capture = pos.is_capture(m);
+            let gives_check = pos.gives_check(m);
+            let is_killer = killers.contains(&Some(m));
+
+            if best_score > -MATE_BOUND && !in_check {
+                if !is_capture && !gives_check {
+                    if moves_searched >= lmp_count(depth, improving) {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= 6 && eval + futility_margin(depth) <= alpha && !is_killer {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                } else if is_capture && depth <= 6 && !pos.see_ge(m, -110 * depth) {
+                    continue;
+                }
+            }
+
+            // Check extension, limited so that checking sequences cannot run away.
+            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + extension;
+            self.stack[ply].mv = Some(m);
+            self.stack[ply].hist_idx = pos.history_index(m);
+            pos.make_move(m);
+            let mut score;
+            if moves_searched == 0 {
+                score = -self.negamax::<PV>(pos, new_depth, -beta, -alpha, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && moves_searched > 2 * usize::from(PV) && !is_capture {
+                    r = lmr(depth, moves_searched);
+                    r -= i32::from(PV);
+                    r -= i32::from(is_killer || Some(m) == counter);
+                    r -= i32::from(gives_check);
+                    r -= i32::from(in_check);
+                    r += i32::from(!improving);
+                    r += i32::from(cut_node);
+                    let h = self.hist.quiet_score(side, self.stack[ply].hist_idx);
+                    r -= h / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score =
+                    -self.negamax::<false>(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax::<false>(
+                        pos,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                if PV && score > alpha && score < beta {
+                    score = -self.negamax::<true>(pos, new_depth, -beta, -alpha, ply + 1, false);
+                }
+            }
+            pos.unmake_move(m);
+            if self.stopped {
+                return 0;
+            }
+            moves_searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !is_capture {
+                            let bonus = history_bonus(depth);
+                            self.hist
+                                .update_quiet(side, self.stack[ply].hist_idx, bonus);
+                            for q in quiets_tried[..n_quiets].iter().flatten() {
+                                let idx = pos.history_index(*q);
+                                self.hist.update_quiet(side, idx, -bonus);
+                            }
+                            self.hist.add_killer(ply, m);
+                            if let Some(pi) = prev_idx {
+                                self.hist.set_counter(pi, m);
+                            }
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !is_capture && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+        }
+
+        if moves_searched == 0 {
+            // No legal move (pruning only starts after one move): lost, stalemate included.
+            return -(MATE - ply as i32);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { self.stack[ply].eval };
+        self.shared.tt.store(
+            key,
+            ply,
+            best_move.map_or(0, G::move_to_u16),
+            best_score,
+            stored_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Quiescence search: captures (with stand-pat), or all evasions when in check.
+    fn qsearch<const PV: bool>(
+        &mut self,
+        pos: &mut G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        self.tick();
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(o) = pos.rule_outcome(ply) {
+            return outcome_score(o, ply);
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { pos.evaluate() };
+        }
+        let key = pos.key();
+        let tt = self.shared.tt.probe(key, ply);
+        if let Some(e) = tt {
+            if !PV
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return e.score;
+            }
+        }
+        let tt_move = tt
+            .and_then(|e| G::move_from_u16(e.mv))
+            .filter(|&m| pos.is_legal(m));
+
+        let mut best_score;
+        let stand_pat;
+        if in_check {
+            best_score = -INFINITY;
+            stand_pat = -INFINITY;
+        } else {
+            stand_pat = tt.map_or_else(|| pos.evaluate(), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+        }
+
+        let mut picker = MovePicker::<G>::new_qsearch(pos, tt_move);
+        let mut best_move = None;
+        let mut moves = 0;
+        let original_alpha = alpha;
+        while let Some(m) = picker.next(pos, &self.hist) {
+            moves += 1;
+            if !in_check {
+                // Delta pruning: even winning this piece cannot lift us to alpha.
+                if stand_pat + pos.captured_value(m) + 200 <= alpha && !pos.gives_check(m) {
+                    continue;
+                }
+                if !pos.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            pos.make_move(m);
+            let score = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1);
+            pos.unmake_move(m);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && moves == 0 {
+            return -(MATE - ply as i32);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            ply,
+            best_move.map_or(0, G::move_to_u16),
+            best_score,
+            if in_check { 0 } else { stand_pat },
+            0,
+            bound,
+        );
+        best_score
+    }
+}

@@ -1,0 +1,80 @@
+//! Move-ordering memory: killers, counter-moves and butterfly history.
+
+use crate::game::Game;
+
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+
+/// History values stay within ±HISTORY_MAX (gravity keeps them there).
+pub const HISTORY_MAX: i32 = 16384;
+
+/// Per-thread ordering tables.
+pub struct History<G: Game> {
+    /// Butterfly history `[side][history_index]`.
+    butterfly: Vec<i16>,
+    /// Best reply to the previous move, by the previous move's history index.
+    counter: Vec<Option<G::Move>>,
+    /// Two quiet moves per ply that caused beta cut-offs.
+    pub killers: [[Option<G::Move>; 2]; MAX_PLY + 2],
+}
+
+impl<G: Game> History<G> {
+    /// Empty tables.
+    pub fn new() -> Self {
+        History {
+            butterfly: vec![0; 2 * G::HISTORY_SIZE],
+            counter: vec![None; G::HISTORY_SIZE],
+            killers: [[None; 2]; MAX_PLY + 2],
+        }
+    }
+
+    /// History score of a quiet move.
+    #[inline(always)]
+    pub fn quiet_score(&self, side: usize, idx: usize) -> i32 {
+        self.butterfly[side * G::HISTORY_SIZE + idx] as i32
+    }
+
+    /// Rewards (bonus > 0) or punishes a quiet move, with gravity: the closer the value to
+    /// the limit, the less it moves, so old information decays.
+    #[inline(always)]
+    pub fn update_quiet(&mut self, side: usize, idx: usize, bonus: i32) {
+        let slot = &mut self.butterfly[side * G::HISTORY_SIZE + idx];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let v = *slot as i32;
+        *slot = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+    }
+
+    /// The counter-move to the move with history index `prev_idx`.
+    #[inline(always)]
+    pub fn counter(&self, prev_idx: usize) -> Option<G::Move> {
+        self.counter[prev_idx]
+    }
+
+    /// Records a counter-move.
+    #[inline(always)]
+    pub fn set_counter(&mut self, prev_idx: usize, m: G::Move) {
+        self.counter[prev_idx] = Some(m);
+    }
+
+    /// Records a killer at `ply`.
+    #[inline(always)]
+    pub fn add_killer(&mut self, ply: usize, m: G::Move) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+    }
+}
+
+impl<G: Game> Default for History<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Bonus for a move that caused a cut-off at `depth`.
+#[inline(always)]
+pub fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + depth * 32).min(2048)
+}

@@ -1,0 +1,269 @@
+//! Search: iterative deepening with aspiration windows over a principal variation search,
+//! quiescence, a shared transposition table and Lazy SMP helper threads.
+//!
+//! Generic over [`Game`]; the protocol layer talks to it through [`Limits`],
+//! [`SearchControl`] (stop flag, ponder state, deadlines), the info callback and the
+//! returned [`SearchResult`].
+
+mod alphabeta;
+pub mod history;
+pub mod picker;
+
+use crate::game::Game;
+use crate::tt::{TranspositionTable, MATE, MATE_BOUND};
+use alphabeta::Searcher;
+pub use history::MAX_PLY;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Score bounds.
+pub const INFINITY: i32 = MATE + 1;
+
+/// What to search for.
+#[derive(Clone, Debug)]
+pub struct Limits<M> {
+    /// Maximum depth (iterations).
+    pub depth: Option<i32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Search until told to stop (also: never stop on a found mate or the depth limit
+    /// before `stop`).
+    pub infinite: bool,
+    /// Only these root moves (empty = all).
+    pub search_moves: Vec<M>,
+    /// Root moves that may not be played (UCCI `banmoves`, rule rulings).
+    pub banned_moves: Vec<M>,
+    /// Number of helper threads plus one.
+    pub threads: usize,
+}
+
+impl<M> Default for Limits<M> {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            infinite: false,
+            search_moves: Vec::new(),
+            banned_moves: Vec::new(),
+            threads: 1,
+        }
+    }
+}
+
+/// Shared, thread-safe control of a running search: stop flag, ponder state, deadlines.
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    start: Instant,
+    /// Milliseconds since `start` after which no new iteration should begin (scaled by
+    /// the search), `u64::MAX` for none.
+    soft_ms: AtomicU64,
+    /// Milliseconds since `start` at which the search stops at once.
+    hard_ms: AtomicU64,
+}
+
+impl SearchControl {
+    /// A control whose clock starts now. `soft`/`hard` are budgets from now; `None` means
+    /// no time limit. With `pondering`, the clock does not run until [`Self::ponderhit`].
+    pub fn new(soft: Option<Duration>, hard: Option<Duration>, pondering: bool) -> Self {
+        let ms = |d: Option<Duration>| d.map_or(u64::MAX, |d| d.as_millis() as u64);
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            start: Instant::now(),
+            soft_ms: AtomicU64::new(ms(soft)),
+            hard_ms: AtomicU64::new(ms(hard)),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+    }
+
+    /// Whether a stop was requested.
+    #[inline(always)]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the budgets now run from this moment.
+    pub fn ponderhit(&self) {
+        let now = self.elapsed_ms();
+        for d in [&self.soft_ms, &self.hard_ms] {
+            let v = d.load(Ordering::Relaxed);
+            if v != u64::MAX {
+                d.store(v.saturating_add(now), Ordering::Relaxed);
+            }
+        }
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    /// Whether the search is pondering (clock not running).
+    #[inline(always)]
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Milliseconds since the search started.
+    #[inline(always)]
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn soft_ms(&self) -> u64 {
+        self.soft_ms.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn hard_ms(&self) -> u64 {
+        self.hard_ms.load(Ordering::Relaxed)
+    }
+
+    /// Whether any time limit is set.
+    pub fn has_time_limit(&self) -> bool {
+        self.hard_ms() != u64::MAX
+    }
+}
+
+/// Kind of score reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// Exact.
+    Exact,
+    /// The true score is at least this (fail-high).
+    Lower,
+    /// The true score is at most this (fail-low).
+    Upper,
+}
+
+/// A search score as protocols print it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Evaluation units (100 ≈ a soldier's worth early, see the evaluation).
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score.
+    pub fn from_internal(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+/// One progress report (an `info` line).
+#[derive(Clone, Debug)]
+pub struct SearchInfo<M> {
+    /// Completed (or current, for bound updates) iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// Score of the best move.
+    pub score: Score,
+    /// Internal score value.
+    pub raw_score: i32,
+    /// Whether the score is a bound.
+    pub bound: ScoreBound,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Milliseconds since the start.
+    pub time_ms: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// TT fill, per mille.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<M>,
+}
+
+/// Receiver of the main thread's progress reports.
+pub type InfoCallback<'a, M> = &'a (dyn Fn(&SearchInfo<M>) + Sync);
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when there is no legal (unbanned) move.
+    pub best_move: Option<M>,
+    /// The expected reply.
+    pub ponder_move: Option<M>,
+    /// Score of the best move (internal units).
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<M>,
+}
+
+/// Everything the threads of one search share.
+pub(crate) struct Shared<'a, M> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    pub limits: &'a Limits<M>,
+    /// Nodes per thread, published every few hundred nodes.
+    pub nodes: Vec<AtomicU64>,
+}
+
+impl<M> Shared<'_, M> {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Runs a search on `pos` and returns the best move. `on_info` receives the main thread's
+/// progress reports. Blocks until the search ends (limits reached or `control.stop()`),
+/// and, for infinite or ponder searches, until stopped or ponder-hit.
+pub fn search<G: Game>(
+    pos: &G,
+    limits: &Limits<G::Move>,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    on_info: InfoCallback<'_, G::Move>,
+) -> SearchResult<G::Move> {
+    tt.new_search();
+    let threads = limits.threads.max(1);
+    let shared = Shared {
+        tt,
+        control,
+        limits,
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+    };
+    let result = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            let mut p = pos.clone();
+            // Helpers get their own stack; Lazy SMP only shares the TT.
+            let spawned = std::thread::Builder::new()
+                .stack_size(16 * 1024 * 1024)
+                .spawn_scoped(scope, move || {
+                    let mut s = Searcher::new(shared, id);
+                    s.iterative_deepening(&mut p, None);
+                });
+            if let Err(e) = spawned {
+                log::warn!("could not start search thread {id}: {e}");
+            }
+        }
+        let mut p = pos.clone();
+        let mut main = Searcher::new(&shared, 0);
+        let result = main.iterative_deepening(&mut p, Some(on_info));
+        // Infinite and ponder searches must not answer before `stop` / `ponderhit`.
+        while !control.stopped() && (limits.infinite || control.pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        control.stop();
+        result
+    });
+    SearchResult {
+        nodes: shared.total_nodes(),
+        ..result
+    }
+}

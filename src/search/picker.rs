@@ -1,0 +1,241 @@
+//! Staged move picker: TT move, good captures (by MVV-LVA, checked by SEE), killers,
+//! counter-move, quiet moves by history, bad captures. In check: the TT move, then every
+//! evasion ordered by the same keys. Moves are generated lazily, stage by stage, so a
+//! cut-off on the TT move or a capture never pays for generating quiet moves.
+
+use super::history::History;
+use crate::game::{Game, GenType};
+use crate::movelist::{MoveList, MAX_MOVES};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    GenEvasions,
+    Evasions,
+    Done,
+}
+
+/// Yields the moves of a node in a good order, each once.
+pub struct MovePicker<G: Game> {
+    stage: Stage,
+    tt_move: Option<G::Move>,
+    killers: [Option<G::Move>; 2],
+    counter: Option<G::Move>,
+    list: MoveList<G::Move>,
+    scores: [i32; MAX_MOVES],
+    cur: usize,
+    bad: MoveList<G::Move>,
+    bad_cur: usize,
+    /// Only captures (quiescence search): no killers, quiets or bad captures.
+    captures_only: bool,
+    /// Set by the search to skip the remaining quiet moves (late-move pruning).
+    pub skip_quiets: bool,
+}
+
+impl<G: Game> MovePicker<G> {
+    /// Picker for a full-width node.
+    pub fn new(
+        pos: &G,
+        tt_move: Option<G::Move>,
+        killers: [Option<G::Move>; 2],
+        counter: Option<G::Move>,
+    ) -> Self {
+        Self::with_mode(pos, tt_move, killers, counter, false)
+    }
+
+    /// Picker for quiescence: captures only, or every evasion when in check.
+    pub fn new_qsearch(pos: &G, tt_move: Option<G::Move>) -> Self {
+        let tt = tt_move.filter(|&m| pos.in_check() || pos.is_capture(m));
+        Self::with_mode(pos, tt, [None; 2], None, true)
+    }
+
+    fn with_mode(
+        pos: &G,
+        tt_move: Option<G::Move>,
+        killers: [Option<G::Move>; 2],
+        counter: Option<G::Move>,
+        captures_only: bool,
+    ) -> Self {
+        MovePicker {
+            stage: if tt_move.is_some() {
+                Stage::TtMove
+            } else if pos.in_check() {
+                Stage::GenEvasions
+            } else {
+                Stage::GenCaptures
+            },
+            tt_move,
+            killers,
+            counter,
+            list: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            cur: 0,
+            bad: MoveList::new(),
+            bad_cur: 0,
+            captures_only,
+            skip_quiets: false,
+        }
+    }
+
+    /// Index of the best-scored move from `cur` on, swapped to `cur`.
+    #[inline(always)]
+    fn pick_best(&mut self) -> Option<G::Move> {
+        let n = self.list.len();
+        if self.cur >= n {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let moves = self.list.as_mut_slice();
+        moves.swap(self.cur, best);
+        self.scores.swap(self.cur, best);
+        let m = moves[self.cur];
+        self.cur += 1;
+        Some(m)
+    }
+
+    #[inline(always)]
+    fn is_special(&self, m: G::Move) -> bool {
+        Some(m) == self.tt_move
+            || (!self.captures_only
+                && (Some(m) == self.killers[0]
+                    || Some(m) == self.killers[1]
+                    || Some(m) == self.counter))
+    }
+
+    /// The next move, or `None` when the node is exhausted.
+    pub fn next(&mut self, pos: &G, hist: &History<G>) -> Option<G::Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = if pos.in_check() {
+                        Stage::GenEvasions
+                    } else {
+                        Stage::GenCaptures
+                    };
+                    if let Some(m) = self.tt_move {
+                        return Some(m);
+                    }
+                }
+                Stage::GenCaptures => {
+                    self.list.clear();
+                    pos.generate(GenType::Captures, &mut self.list);
+                    for (i, &m) in self.list.iter().enumerate() {
+                        self.scores[i] = pos.capture_order(m);
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    Some(m) => {
+                        if Some(m) == self.tt_move {
+                            continue;
+                        }
+                        if self.captures_only || pos.see_ge(m, 0) {
+                            return Some(m);
+                        }
+                        self.bad.push(m);
+                    }
+                    None => {
+                        self.stage = if self.captures_only {
+                            Stage::Done
+                        } else {
+                            Stage::Killer1
+                        };
+                    }
+                },
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let (m, next) = match self.stage {
+                        Stage::Killer1 => (self.killers[0], Stage::Killer2),
+                        Stage::Killer2 => (self.killers[1], Stage::Counter),
+                        _ => (self.counter, Stage::GenQuiets),
+                    };
+                    self.stage = next;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    if let Some(m) = m {
+                        let repeat = Some(m) == self.tt_move
+                            || (self.stage == Stage::Counter && Some(m) == self.killers[0])
+                            || (self.stage == Stage::GenQuiets
+                                && (Some(m) == self.killers[0] || Some(m) == self.killers[1]));
+                        if !repeat && !pos.is_capture(m) && pos.is_legal(m) {
+                            return Some(m);
+                        }
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.stage = Stage::Quiets;
+                    self.list.clear();
+                    self.cur = 0;
+                    if !self.skip_quiets {
+                        pos.generate(GenType::Quiets, &mut self.list);
+                        let side = pos.side_index();
+                        for (i, &m) in self.list.iter().enumerate() {
+                            self.scores[i] = hist.quiet_score(side, pos.history_index(m));
+                        }
+                    }
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    match self.pick_best() {
+                        Some(m) => {
+                            if !self.is_special(m) {
+                                return Some(m);
+                            }
+                        }
+                        None => self.stage = Stage::BadCaptures,
+                    }
+                }
+                Stage::BadCaptures => {
+                    if self.bad_cur < self.bad.len() {
+                        let m = self.bad.as_slice()[self.bad_cur];
+                        self.bad_cur += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    self.list.clear();
+                    pos.generate(GenType::All, &mut self.list);
+                    let side = pos.side_index();
+                    for (i, &m) in self.list.iter().enumerate() {
+                        self.scores[i] = if pos.is_capture(m) {
+                            1 << 24 | pos.capture_order(m)
+                        } else if Some(m) == self.killers[0] || Some(m) == self.killers[1] {
+                            1 << 20
+                        } else {
+                            hist.quiet_score(side, pos.history_index(m))
+                        };
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.pick_best() {
+                    Some(m) => {
+                        if Some(m) != self.tt_move {
+                            return Some(m);
+                        }
+                    }
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}

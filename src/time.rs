@@ -1,0 +1,155 @@
+//! Clock management: turns the protocol's time information into a soft target (do not
+//! start another iteration after it, scaled by the search's confidence) and a hard limit
+//! (stop at once), both capped so that no move ever takes longer than `max_move_time`.
+
+use std::time::Duration;
+
+/// The time information of one `go`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on our clock.
+    pub time_left: Option<Duration>,
+    /// Our increment per move.
+    pub increment: Duration,
+    /// Moves until the next time control (`None`: the whole game / sudden death).
+    pub moves_to_go: Option<u32>,
+    /// Fixed time for this move.
+    pub move_time: Option<Duration>,
+}
+
+/// Soft and hard budget of one move, measured from reading `go`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Target: no new iteration after (a multiple of) this.
+    pub soft: Duration,
+    /// Limit: stop searching at once.
+    pub hard: Duration,
+}
+
+/// Engine settings that shape the budget.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeSettings {
+    /// Longest a move may ever take, from `go` to `bestmove` (default 10 s).
+    pub max_move_time: Duration,
+    /// Time lost per move to process, pipe and GUI overhead.
+    pub move_overhead: Duration,
+}
+
+impl Default for TimeSettings {
+    fn default() -> Self {
+        TimeSettings {
+            max_move_time: Duration::from_millis(10_000),
+            move_overhead: Duration::from_millis(30),
+        }
+    }
+}
+
+/// Margin kept below `max_move_time` for stopping the threads, printing and the pipe.
+const CAP_MARGIN: Duration = Duration::from_millis(150);
+
+/// The budget for a move, or `None` when the clock gives no limit (depth, nodes or
+/// infinite searches) — the cap then still applies through [`hard_cap`].
+pub fn budget(clock: &Clock, settings: &TimeSettings) -> Option<Budget> {
+    let cap = hard_cap(settings);
+    let overhead = settings.move_overhead;
+    if let Some(mt) = clock.move_time {
+        let t = mt
+            .saturating_sub(overhead)
+            .max(Duration::from_millis(1))
+            .min(cap);
+        return Some(Budget { soft: t, hard: t });
+    }
+    let left = clock.time_left?;
+    // Keep a reserve so that the clock never runs out, even with lag on every move.
+    let usable = left
+        .saturating_sub(overhead * 2)
+        .saturating_sub(left / 50)
+        .max(Duration::from_millis(1));
+    let mtg = clock.moves_to_go.unwrap_or(32).clamp(1, 50);
+    let inc = clock.increment;
+    let soft = if mtg == 1 {
+        usable.mul_f64(0.7)
+    } else {
+        usable / mtg + inc.mul_f64(0.75)
+    };
+    let hard_share = if mtg == 1 {
+        0.9
+    } else {
+        (0.25 + 0.5 / mtg as f64).min(0.5)
+    };
+    let hard = (soft * 4)
+        .min(usable.mul_f64(hard_share))
+        .max(Duration::from_millis(1));
+    let soft = soft.min(hard).min(cap);
+    Some(Budget {
+        soft,
+        hard: hard.min(cap),
+    })
+}
+
+/// The absolute limit of any timed search: `max_move_time` minus a safety margin.
+pub fn hard_cap(settings: &TimeSettings) -> Duration {
+    settings
+        .max_move_time
+        .saturating_sub(CAP_MARGIN)
+        .max(Duration::from_millis(10))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    #[test]
+    fn ten_minute_clock_is_capped_below_ten_seconds() {
+        let clock = Clock {
+            time_left: Some(ms(600_000)),
+            moves_to_go: Some(1),
+            ..Clock::default()
+        };
+        let b = budget(&clock, &TimeSettings::default()).unwrap();
+        assert!(b.hard <= ms(9_850));
+        assert!(b.soft <= b.hard);
+    }
+
+    #[test]
+    fn short_clock_leaves_reserve() {
+        for left in [50, 200, 1_000, 3_000] {
+            let clock = Clock {
+                time_left: Some(ms(left)),
+                increment: ms(100),
+                ..Clock::default()
+            };
+            let b = budget(&clock, &TimeSettings::default()).unwrap();
+            assert!(b.hard < ms(left / 2 + 1), "left {left}: {b:?}");
+            assert!(b.soft <= b.hard);
+        }
+    }
+
+    #[test]
+    fn movetime_is_obeyed_and_capped() {
+        let s = TimeSettings::default();
+        let b = budget(
+            &Clock {
+                move_time: Some(ms(200)),
+                ..Clock::default()
+            },
+            &s,
+        )
+        .unwrap();
+        assert_eq!(b.hard, ms(170));
+        let b = budget(
+            &Clock {
+                move_time: Some(ms(60_000)),
+                ..Clock::default()
+            },
+            &s,
+        )
+        .unwrap();
+        assert_eq!(b.hard, hard_cap(&s));
+        assert!(budget(&Clock::default(), &s).is_none());
+    }
+}

@@ -1,0 +1,105 @@
+//! Xiangqi as a [`Game`] for the generic search.
+
+use super::position::Position;
+use super::see::see_value;
+use super::types::{Move, PieceKind};
+use crate::game::{Game, GenType, Outcome};
+use crate::movelist::MoveList;
+
+impl Game for Position {
+    type Move = Move;
+    const HISTORY_SIZE: usize = 14 * 90;
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        Position::key(self)
+    }
+    #[inline(always)]
+    fn side_index(&self) -> usize {
+        self.side_to_move().index()
+    }
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+    #[inline(always)]
+    fn generate(&self, gen: GenType, list: &mut MoveList<Move>) {
+        Position::generate(self, gen, list)
+    }
+    #[inline(always)]
+    fn is_legal(&self, m: Move) -> bool {
+        Position::is_legal(self, m)
+    }
+    #[inline(always)]
+    fn is_capture(&self, m: Move) -> bool {
+        Position::is_capture(self, m)
+    }
+    #[inline(always)]
+    fn gives_check(&self, m: Move) -> bool {
+        Position::gives_check(self, m)
+    }
+    #[inline(always)]
+    fn make_move(&mut self, m: Move) {
+        Position::make_move(self, m)
+    }
+    #[inline(always)]
+    fn unmake_move(&mut self, m: Move) {
+        Position::unmake_move(self, m)
+    }
+    #[inline(always)]
+    fn make_null_move(&mut self) {
+        Position::make_null_move(self)
+    }
+    #[inline(always)]
+    fn unmake_null_move(&mut self) {
+        Position::unmake_null_move(self)
+    }
+    #[inline(always)]
+    fn null_move_allowed(&self) -> bool {
+        // Zugzwang matters in Xiangqi endgames where the side to move has only a few
+        // defenders and soldiers; with a chariot, or two horses/cannons, passing is safe
+        // enough as an approximation.
+        let us = self.side_to_move();
+        let strong = self.pieces_ck(us, PieceKind::Chariot).count() * 2
+            + self.pieces_ck(us, PieceKind::Horse).count()
+            + self.pieces_ck(us, PieceKind::Cannon).count();
+        strong >= 2
+    }
+    #[inline(always)]
+    fn evaluate(&self) -> i32 {
+        super::eval::evaluate(self)
+    }
+    #[inline(always)]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        Position::see_ge(self, m, threshold)
+    }
+    #[inline(always)]
+    fn capture_order(&self, m: Move) -> i32 {
+        let victim = self.piece_at(m.to()).map_or(0, |p| see_value(p.kind()));
+        let attacker = self.piece_at(m.from()).map_or(0, |p| see_value(p.kind()));
+        victim * 16 - attacker / 64
+    }
+    #[inline(always)]
+    fn captured_value(&self, m: Move) -> i32 {
+        self.piece_at(m.to()).map_or(0, |p| see_value(p.kind()))
+    }
+    #[inline(always)]
+    fn history_index(&self, m: Move) -> usize {
+        self.piece_at(m.from()).map_or(0, |p| p.index()) * 90 + m.to().index()
+    }
+    #[inline(always)]
+    fn move_to_u16(m: Move) -> u16 {
+        m.to_u16()
+    }
+    #[inline(always)]
+    fn move_from_u16(v: u16) -> Option<Move> {
+        Move::from_u16(v)
+    }
+    #[inline(always)]
+    fn rule_outcome(&self, ply: usize) -> Option<Outcome> {
+        Position::rule_outcome(self, ply)
+    }
+    fn reserve(&mut self, plies: usize) {
+        self.reserve_history(plies);
+    }
+}

@@ -1,0 +1,153 @@
+//! Move generation, make/unmake and perft never touch the heap.
+//!
+//! This test binary installs a counting global allocator (wrapping `System`). Counting is
+//! switched on per thread, so that the test harness's own threads cannot disturb the
+//! count: every allocation, zeroed allocation and reallocation made by the measuring
+//! thread while counting is on is added to an `AtomicUsize`.
+
+use jiang::movelist::MoveList;
+use jiang::perft::perft;
+use jiang::xiangqi::{GenType, Move, Position};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct CountingAlloc;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    // Const-initialised and without destructor: reading it never allocates.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note() {
+    if COUNTING.with(Cell::get) {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        System.alloc(layout)
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note();
+        System.alloc_zeroed(layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        System.realloc(ptr, layout, new_size)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// Number of heap allocations `f` makes on this thread.
+fn allocations_in<R>(f: impl FnOnce() -> R) -> (usize, R) {
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    COUNTING.with(|c| c.set(true));
+    let r = f();
+    COUNTING.with(|c| c.set(false));
+    (ALLOCATIONS.load(Ordering::SeqCst) - before, r)
+}
+
+/// A small deterministic generator (xorshift), so the loop itself cannot allocate.
+struct XorShift(u64);
+
+impl XorShift {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Random walks: generate all stages, query each move, make, recurse a few plies, unmake
+/// everything. Returns a checksum so nothing is optimised away.
+fn churn(pos: &mut Position, rng: &mut XorShift, walks: usize, depth: usize) -> u64 {
+    let mut sum = 0u64;
+    let mut path: [Option<Move>; 64] = [None; 64];
+    for _ in 0..walks {
+        let mut made = 0;
+        for slot in path.iter_mut().take(depth) {
+            let mut all = MoveList::new();
+            let mut caps = MoveList::new();
+            let mut quiets = MoveList::new();
+            pos.generate(GenType::All, &mut all);
+            pos.generate(GenType::Captures, &mut caps);
+            pos.generate(GenType::Quiets, &mut quiets);
+            sum += (all.len() + caps.len() + quiets.len()) as u64;
+            if all.is_empty() {
+                break;
+            }
+            for &m in all.iter() {
+                sum += u64::from(pos.gives_check(m)) + u64::from(pos.is_legal(m));
+                sum ^= pos.key_after(m);
+            }
+            let m = all.as_slice()[rng.below(all.len())];
+            pos.make_move(m);
+            sum ^= pos.key() ^ u64::from(pos.in_check());
+            *slot = Some(m);
+            made += 1;
+        }
+        for slot in path[..made].iter().rev() {
+            pos.unmake_move(slot.expect("made"));
+        }
+    }
+    sum
+}
+
+#[test]
+fn search_primitives_do_not_allocate() {
+    // The counter works: an allocation is seen.
+    let (n, v) = allocations_in(|| vec![1u8; 100]);
+    assert!(
+        n >= 1 && v.len() == 100,
+        "the counting allocator does not count"
+    );
+
+    let fens = [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        // A middlegame with checks and pins.
+        "2bak4/4a4/4b4/p8/2c6/6R2/P3C4/9/4A4/2B1KA3 b - - 0 1",
+        // Sparse, with cannons and horses near the kings.
+        "1R2k4/9/4bc3/p8/6n2/9/P8/9/4A4/3AK4 b - - 0 1",
+    ];
+    let depths = [4, 4, 4];
+    for (fen, depth) in fens.iter().zip(depths) {
+        let mut pos = Position::from_fen(fen).unwrap();
+        pos.reserve_history(64);
+        // Warm-up: lazily built tables and anything else initialised on first use.
+        let warm = perft(&mut pos, 2);
+        let _ = churn(&mut pos, &mut XorShift(1), 4, 8);
+
+        let (n, nodes) = allocations_in(|| perft(&mut pos, depth));
+        assert_eq!(n, 0, "{fen}: perft({depth}) allocated {n} times");
+        assert!(nodes > warm);
+
+        let (n, sum) = allocations_in(|| churn(&mut pos, &mut XorShift(0x9e37_79b9), 2000, 40));
+        assert_eq!(n, 0, "{fen}: generate/make/unmake allocated {n} times");
+        assert_ne!(sum, 0);
+        assert_eq!(
+            pos.to_fen(),
+            *fen,
+            "walks must leave the position unchanged"
+        );
+    }
+
+    // Known start-position count, to be sure perft did real work.
+    let mut pos = Position::startpos();
+    let (n, nodes) = allocations_in(|| perft(&mut pos, 4));
+    assert_eq!(n, 0);
+    assert_eq!(nodes, 3_290_240);
+}
