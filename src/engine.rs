@@ -14,8 +14,10 @@ use std::time::Duration;
 
 /// Default hash size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
-/// Largest hash size accepted, in MiB.
-pub const MAX_HASH_MB: usize = 16384;
+/// Largest hash size accepted, in MiB (as ElephantEye). The table is allocated and
+/// zeroed at once on the input thread, so a larger one would block the protocol for many
+/// seconds (16 GiB: ~50 s) or exhaust memory when a GUI sends a huge value.
+pub const MAX_HASH_MB: usize = 1024;
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 256;
 /// How long a plain `go` (no limit given) thinks.
@@ -201,7 +203,7 @@ impl Engine {
         let (soft, hard) = if go.infinite {
             (None, None)
         } else if let Some(b) = time::budget(&clock, &settings) {
-            (Some(b.soft), Some(b.hard))
+            (b.soft, Some(b.hard))
         } else {
             // Depth or node limits: still never longer than the cap.
             (None, Some(time::hard_cap(&settings)))
@@ -232,6 +234,7 @@ impl Engine {
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
                 let result = run_search(&pos, &limits, &tt, &thread_control, dialect);
+                remember_root(&tt, &pos, &result);
                 let draw = thread_draw.load(Ordering::Relaxed) && accepts_draw(&result);
                 output::send(&format_bestmove(dialect, &result, draw));
             });
@@ -259,6 +262,28 @@ impl Engine {
                 output::send(&format_bestmove(dialect, &result, false));
             }
         }
+    }
+}
+
+/// Stores the answer as the root's hash move (the search itself does not store the
+/// root), so that `probe` shows it and the next search of this position tries it first.
+/// No bound: the score of an interrupted iteration is not a proven bound.
+fn remember_root(tt: &TranspositionTable, pos: &Position, result: &SearchResult<Move>) {
+    if let (Some(m), true) = (result.best_move, result.depth > 0) {
+        let eval = if pos.in_check() {
+            0
+        } else {
+            crate::game::Game::evaluate(pos)
+        };
+        tt.store(
+            pos.key(),
+            0,
+            m.to_u16(),
+            result.score,
+            eval,
+            result.depth,
+            crate::tt::Bound::None,
+        );
     }
 }
 

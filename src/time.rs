@@ -20,8 +20,9 @@ pub struct Clock {
 /// Soft and hard budget of one move, measured from reading `go`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Target: no new iteration after (a multiple of) this.
-    pub soft: Duration,
+    /// Target: no new iteration after (a multiple of) this. `None` for a fixed time per
+    /// move, which is spent in full: saving it gains nothing.
+    pub soft: Option<Duration>,
     /// Limit: stop searching at once.
     pub hard: Duration,
 }
@@ -52,37 +53,26 @@ const CAP_MARGIN: Duration = Duration::from_millis(150);
 pub fn budget(clock: &Clock, settings: &TimeSettings) -> Option<Budget> {
     let cap = hard_cap(settings);
     let overhead = settings.move_overhead;
+    let at_least_1ms = |d: Duration| d.max(Duration::from_millis(1));
     if let Some(mt) = clock.move_time {
-        let t = mt
-            .saturating_sub(overhead)
-            .max(Duration::from_millis(1))
-            .min(cap);
-        return Some(Budget { soft: t, hard: t });
+        let hard = at_least_1ms(mt.saturating_sub(overhead)).min(cap);
+        return Some(Budget { soft: None, hard });
     }
     let left = clock.time_left?;
-    // Keep a reserve so that the clock never runs out, even with lag on every move.
-    let usable = left
-        .saturating_sub(overhead * 2)
-        .saturating_sub(left / 50)
-        .max(Duration::from_millis(1));
     let mtg = clock.moves_to_go.unwrap_or(32).clamp(1, 50);
-    let inc = clock.increment;
-    let soft = if mtg == 1 {
-        usable.mul_f64(0.7)
-    } else {
-        usable / mtg + inc.mul_f64(0.75)
-    };
-    let hard_share = if mtg == 1 {
-        0.9
-    } else {
-        (0.25 + 0.5 / mtg as f64).min(0.5)
-    };
-    let hard = (soft * 4)
-        .min(usable.mul_f64(hard_share))
-        .max(Duration::from_millis(1));
-    let soft = soft.min(hard).min(cap);
+    // Keep a reserve so that the clock never runs out, even with lag on every move.
+    let usable = at_least_1ms(left.saturating_sub(overhead).saturating_sub(left / 50));
+    if mtg == 1 {
+        // The last move before the time control: all of it is ours.
+        let hard = at_least_1ms(usable.mul_f64(0.95)).min(cap);
+        return Some(Budget { soft: None, hard });
+    }
+    let usable = at_least_1ms(usable.saturating_sub(overhead));
+    let soft = usable / mtg + clock.increment.mul_f64(0.75);
+    let hard_share = (0.25 + 0.5 / mtg as f64).min(0.5);
+    let hard = at_least_1ms((soft * 4).min(usable.mul_f64(hard_share)));
     Some(Budget {
-        soft,
+        soft: Some(soft.min(hard).min(cap)),
         hard: hard.min(cap),
     })
 }
@@ -112,7 +102,14 @@ mod tests {
         };
         let b = budget(&clock, &TimeSettings::default()).unwrap();
         assert!(b.hard <= ms(9_850));
-        assert!(b.soft <= b.hard);
+        assert_eq!(b.soft, None);
+        let clock = Clock {
+            time_left: Some(ms(600_000)),
+            ..Clock::default()
+        };
+        let b = budget(&clock, &TimeSettings::default()).unwrap();
+        assert!(b.hard <= ms(9_850));
+        assert!(b.soft.unwrap() <= b.hard);
     }
 
     #[test]
@@ -125,7 +122,7 @@ mod tests {
             };
             let b = budget(&clock, &TimeSettings::default()).unwrap();
             assert!(b.hard < ms(left / 2 + 1), "left {left}: {b:?}");
-            assert!(b.soft <= b.hard);
+            assert!(b.soft.unwrap() <= b.hard);
         }
     }
 

@@ -19,12 +19,15 @@ use super::types::{Color, Square};
 pub struct Blockable {
     /// Index of the square that must be empty.
     pub block: u8,
+    /// The same square as a set (testing it needs no 128-bit shift).
+    pub mask: Bitboard,
     /// Targets reachable when it is.
     pub targets: Bitboard,
 }
 
 const UNUSED: Blockable = Blockable {
     block: 90,
+    mask: Bitboard::EMPTY,
     targets: Bitboard::EMPTY,
 };
 
@@ -84,6 +87,7 @@ const fn build_elephant() -> [[Blockable; 4]; 90] {
             if target != 0 {
                 t[sq][i] = Blockable {
                     block: ((r + dr) * 9 + f + df) as u8,
+                    mask: Bitboard(sq_bit(f + df, r + dr)),
                     targets: Bitboard(target),
                 };
             }
@@ -115,6 +119,7 @@ const fn build_horse_moves() -> [[Blockable; 4]; 90] {
                 };
                 t[sq][i] = Blockable {
                     block: ((r + dr) * 9 + f + df) as u8,
+                    mask: Bitboard(sq_bit(f + df, r + dr)),
                     targets: Bitboard(targets),
                 };
             }
@@ -142,6 +147,7 @@ const fn build_horse_attackers() -> [[Blockable; 4]; 90] {
                 let sources = sq_bit(f + df, r + 2 * dr) | sq_bit(f + 2 * df, r + dr);
                 t[sq][i] = Blockable {
                     block: ((r + dr) * 9 + f + df) as u8,
+                    mask: Bitboard(sq_bit(f + df, r + dr)),
                     targets: Bitboard(sources),
                 };
             }
@@ -325,7 +331,7 @@ pub fn file_occupancy(occ: Bitboard, f: usize) -> u16 {
 pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     let mut bb = Bitboard::EMPTY;
     for entry in &HORSE_MOVES[sq.index()] {
-        if (occ.0 >> entry.block) & 1 == 0 {
+        if (occ & entry.mask).is_empty() {
             bb |= entry.targets;
         }
     }
@@ -337,7 +343,7 @@ pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
     let mut bb = Bitboard::EMPTY;
     for entry in &HORSE_ATTACKERS[sq.index()] {
-        if (occ.0 >> entry.block) & 1 == 0 {
+        if (occ & entry.mask).is_empty() {
             bb |= entry.targets;
         }
     }
@@ -349,7 +355,7 @@ pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
 pub fn elephant_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     let mut bb = Bitboard::EMPTY;
     for entry in &ELEPHANT_MOVES[sq.index()] {
-        if (occ.0 >> entry.block) & 1 == 0 {
+        if (occ & entry.mask).is_empty() {
             bb |= entry.targets;
         }
     }

@@ -8,6 +8,17 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 #[repr(transparent)]
 pub struct Bitboard(pub u128);
 
+/// The set of each single square.
+static SQUARE_BB: [Bitboard; 90] = {
+    let mut t = [Bitboard(0); 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = Bitboard(1u128 << i);
+        i += 1;
+    }
+    t
+};
+
 /// The 90 valid bits.
 pub const BOARD_MASK: u128 = (1u128 << 90) - 1;
 
@@ -20,7 +31,8 @@ impl Bitboard {
     /// The set holding only `sq`.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        // A table load is cheaper than a variable 128-bit shift on x86-64.
+        SQUARE_BB[sq.index()]
     }
 
     /// Whether the set is empty.
@@ -38,7 +50,7 @@ impl Bitboard {
     /// Whether `sq` is in the set.
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
-        (self.0 >> sq.index()) & 1 != 0
+        self.0 & SQUARE_BB[sq.index()].0 != 0
     }
 
     /// Number of squares in the set.
@@ -74,13 +86,13 @@ impl Bitboard {
     /// Set with `sq` added.
     #[inline(always)]
     pub const fn with(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 | 1u128 << sq.index())
+        Bitboard(self.0 | SQUARE_BB[sq.index()].0)
     }
 
     /// Set with `sq` removed.
     #[inline(always)]
     pub const fn without(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << sq.index()))
+        Bitboard(self.0 & !SQUARE_BB[sq.index()].0)
     }
 
     /// Union (usable in `const` tables).

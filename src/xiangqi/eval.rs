@@ -957,10 +957,10 @@ pub fn phase(pos: &Position) -> i32 {
 pub fn trace(pos: &Position) -> String {
     let b = breakdown_with(pos, &TABLES);
     let mut out = String::new();
-    let rule = "-".repeat(14 + 3 * 18);
+    let rule = "-".repeat(14 + 3 * 19);
     let _ = writeln!(
         out,
-        "{:<14}|{:>8} {:>7} |{:>8} {:>7} |{:>8} {:>7}",
+        "{:<14}|{:>9} {:>7} |{:>9} {:>7} |{:>9} {:>7}",
         "Term", "Red mg", "eg", "Black mg", "eg", "Total mg", "eg"
     );
     let _ = writeln!(out, "{rule}");
@@ -968,7 +968,7 @@ pub fn trace(pos: &Position) -> String {
         let d = r - k;
         let _ = writeln!(
             out,
-            "{:<14}|{:>8} {:>7} |{:>8} {:>7} |{:>8} {:>7}",
+            "{:<14}|{:>9} {:>7} |{:>9} {:>7} |{:>9} {:>7}",
             name, r.mg, r.eg, k.mg, k.eg, d.mg, d.eg
         );
     };

@@ -34,6 +34,40 @@ pub use crate::game::GenType;
 
 const MAX_PINS: usize = 12;
 
+/// Where generated moves go: a list, or just a count (bulk counting in perft).
+trait MoveSink {
+    /// One move.
+    fn add(&mut self, m: Move);
+    /// A move from `from` to each square of `targets`.
+    fn add_all(&mut self, from: Square, targets: Bitboard);
+}
+
+impl MoveSink for MoveList<Move> {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+    #[inline(always)]
+    fn add_all(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::new(from, to));
+        }
+    }
+}
+
+struct MoveCounter(usize);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn add(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn add_all(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count() as usize;
+    }
+}
+
 /// Pinned pieces of the side to move and the destinations that keep them legal.
 struct Pins {
     pinned: Bitboard,
@@ -54,15 +88,13 @@ impl Pins {
         }
     }
 
-    /// Destinations allowed for the piece on `sq` (all, if it is not pinned).
+    /// Destinations allowed for the pinned piece on `sq`: every pin on it must hold.
     #[inline(always)]
     fn mask(&self, sq: Square) -> Bitboard {
         let mut m = Bitboard::FULL;
-        if self.pinned.has(sq) {
-            for i in 0..self.len {
-                if self.squares[i] == sq {
-                    m &= self.masks[i];
-                }
+        for i in 0..self.len {
+            if self.squares[i] == sq {
+                m &= self.masks[i];
             }
         }
         m
@@ -117,7 +149,7 @@ impl Position {
         if horses.any() {
             for entry in &HORSE_ATTACKERS[k] {
                 let behind = entry.targets & horses;
-                if behind.any() && (ours.0 >> entry.block) & 1 != 0 {
+                if behind.any() && (ours & entry.mask).any() {
                     let leg = Square::from_index_unchecked(entry.block as usize);
                     // Only capturing the horse keeps the leg's horse harmless.
                     let mask = if behind.more_than_one() {
@@ -162,6 +194,19 @@ impl Position {
 
     /// Appends the legal moves of the chosen type to `list`. In check, only evasions.
     pub fn generate(&self, gen: GenType, list: &mut MoveList<Move>) {
+        self.generate_into(gen, list);
+    }
+
+    /// Number of legal moves, counted without listing them (perft's bulk counting).
+    pub fn count_legal(&self) -> usize {
+        let mut counter = MoveCounter(0);
+        self.generate_into(GenType::All, &mut counter);
+        counter.0
+    }
+
+    /// The generator behind [`Position::generate`] and [`Position::count_legal`].
+    #[inline(always)]
+    fn generate_into<S: MoveSink>(&self, gen: GenType, sink: &mut S) {
         let us = self.side_to_move();
         let targets = match gen {
             GenType::Captures => self.pieces_of(us.flip()),
@@ -169,7 +214,7 @@ impl Position {
             GenType::All => !self.pieces_of(us),
         };
         if self.in_check() {
-            self.generate_evasions(targets, list);
+            self.generate_evasions(targets, sink);
             return;
         }
         let pins = self.pins();
@@ -183,34 +228,35 @@ impl Position {
             PieceKind::Elephant,
         ];
         for kind in KINDS {
-            for from in self.pieces_ck(us, kind) {
-                let mut to_set = self.piece_targets(kind, from, us, allowed);
-                if pins.pinned.has(from) {
-                    to_set &= pins.mask(from);
-                }
-                for to in to_set {
-                    list.push(Move::new(from, to));
-                }
+            for from in self.pieces_ck(us, kind).andnot(pins.pinned) {
+                sink.add_all(from, self.piece_targets(kind, from, us, allowed));
+            }
+        }
+        // Pinned pieces (rare): the king is not in `KINDS`, so it never lands here.
+        for from in pins.pinned {
+            if let Some(piece) = self.piece_at(from) {
+                let to_set = self.piece_targets(piece.kind(), from, us, allowed) & pins.mask(from);
+                sink.add_all(from, to_set);
             }
         }
         let ksq = self.king_square(us);
         for to in KING_STEPS[ksq.index()] & targets {
             let m = Move::new(ksq, to);
             if self.is_safe_after(m) {
-                list.push(m);
+                sink.add(m);
             }
         }
     }
 
     /// All legal moves when in check: pseudo-legal moves tested one by one.
-    fn generate_evasions(&self, targets: Bitboard, list: &mut MoveList<Move>) {
+    fn generate_evasions<S: MoveSink>(&self, targets: Bitboard, sink: &mut S) {
         let us = self.side_to_move();
         for kind in PieceKind::ALL {
             for from in self.pieces_ck(us, kind) {
                 for to in self.piece_targets(kind, from, us, targets) {
                     let m = Move::new(from, to);
                     if self.is_safe_after(m) {
-                        list.push(m);
+                        sink.add(m);
                     }
                 }
             }

@@ -166,7 +166,7 @@ impl Position {
     /// Squares of `color`'s pieces of `kind`.
     #[inline(always)]
     pub fn pieces_ck(&self, color: Color, kind: PieceKind) -> Bitboard {
-        self.by_piece[Piece::new(color, kind).index()]
+        self.by_piece[color.index() * 7 + kind.index()]
     }
 
     /// Squares of both colours' pieces of `kind`.
@@ -283,7 +283,7 @@ impl Position {
         att |= ADVISOR_STEPS[sq.index()] & self.pieces_ck(by, PieceKind::Advisor);
         att |= KING_STEPS[sq.index()] & self.pieces_ck(by, PieceKind::King);
         for entry in &ELEPHANT_MOVES[sq.index()] {
-            if (occ.0 >> entry.block) & 1 == 0 {
+            if (occ & entry.mask).is_empty() {
                 att |= entry.targets & self.pieces_ck(by, PieceKind::Elephant);
             }
         }
