@@ -8,7 +8,7 @@ use crate::time::{self, Clock, TimeSettings};
 use crate::tt::TranspositionTable;
 use crate::xiangqi::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -38,6 +38,9 @@ pub struct Options {
     pub move_overhead: Duration,
     /// Longest any timed move may take.
     pub max_move_time: Duration,
+    /// Print progress reports of searches that are not infinite (CECP `post`/`nopost`;
+    /// always on for UCCI and UCI).
+    pub show_thinking: bool,
 }
 
 impl Default for Options {
@@ -50,15 +53,37 @@ impl Default for Options {
             use_millisec: true,
             move_overhead: t.move_overhead,
             max_move_time: t.max_move_time,
+            show_thinking: true,
         }
     }
+}
+
+/// How a finished search ended, kept until the protocol collects it (CECP keeps the game
+/// itself and must play the engine's own move on its board).
+#[derive(Clone, Debug)]
+pub struct SearchOutcome {
+    /// What the search found.
+    pub result: SearchResult<Move>,
+    /// Whether its answer (`bestmove …`, `move …`) was printed; false when the search was
+    /// cancelled before it answered, or for a CECP analysis.
+    pub answered: bool,
+}
+
+/// The search thread prints its answer only while the gate is open; [`Engine::cancel`]
+/// closes it. Whether the answer went out is decided under the lock, so the protocol
+/// always knows whether the GUI saw a move.
+#[derive(Default)]
+struct AnswerGate {
+    closed: bool,
+    answered: bool,
 }
 
 struct RunningSearch {
     control: Arc<SearchControl>,
     infinite: bool,
     draw_offered: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
+    gate: Arc<Mutex<AnswerGate>>,
+    handle: JoinHandle<SearchOutcome>,
 }
 
 /// The engine state.
@@ -71,6 +96,8 @@ pub struct Engine {
     pub options: Options,
     tt: Arc<TranspositionTable>,
     search: Option<RunningSearch>,
+    /// The outcome of the last search joined, until [`Engine::take_outcome`].
+    outcome: Option<SearchOutcome>,
 }
 
 impl Default for Engine {
@@ -88,6 +115,54 @@ impl Engine {
             options: Options::default(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             search: None,
+            outcome: None,
+        }
+    }
+
+    /// Joins a search thread and keeps its outcome.
+    fn join(&mut self, s: RunningSearch) {
+        match s.handle.join() {
+            Ok(outcome) => self.outcome = Some(outcome),
+            Err(_) => log::error!("search thread panicked"),
+        }
+    }
+
+    /// The outcome of the last finished (joined) search, once.
+    pub fn take_outcome(&mut self) -> Option<SearchOutcome> {
+        self.outcome.take()
+    }
+
+    /// Stops a running search without letting it answer (unless it already has) and waits
+    /// for it; its outcome says whether the answer went out.
+    pub fn cancel(&mut self) {
+        if let Some(s) = &self.search {
+            s.gate.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        }
+        self.stop_and_wait();
+    }
+
+    /// Joins the search thread if it has finished or has printed its answer (its outcome
+    /// is kept). A GUI may react to the answer before the thread has ended; after `reap`
+    /// every answer printed so far has an outcome to collect.
+    pub fn reap(&mut self) {
+        let answered = |s: &RunningSearch| {
+            // The thread prints and marks the answer under the lock: taking it waits for
+            // an answer being printed.
+            s.gate.lock().unwrap_or_else(|e| e.into_inner()).answered
+        };
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.handle.is_finished() || answered(s))
+        {
+            self.wait();
+        }
+    }
+
+    /// The opponent offers a draw during the search (it is answered with the move).
+    pub fn offer_draw(&mut self) {
+        if let Some(s) = &self.search {
+            s.draw_offered.store(true, Ordering::Relaxed);
         }
     }
 
@@ -102,9 +177,7 @@ impl Engine {
     pub fn stop_and_wait(&mut self) {
         if let Some(s) = self.search.take() {
             s.control.stop();
-            if s.handle.join().is_err() {
-                log::error!("search thread panicked");
-            }
+            self.join(s);
         }
     }
 
@@ -123,7 +196,7 @@ impl Engine {
     /// Waits for a running search to finish by itself.
     pub fn wait(&mut self) {
         if let Some(s) = self.search.take() {
-            let _ = s.handle.join();
+            self.join(s);
         }
     }
 
@@ -186,7 +259,8 @@ impl Engine {
     }
 
     /// Starts a search in the background; its thread prints `info` lines and the final
-    /// `bestmove` in `dialect`.
+    /// `bestmove` in `dialect` (CECP: thinking lines, `move …` or a result claim, and
+    /// nothing at the end of an infinite search, which is an analysis).
     pub fn go(&mut self, go: &GoCommand, dialect: Dialect) {
         self.stop_and_wait();
         let settings = self.time_settings();
@@ -229,14 +303,33 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let thread_control = Arc::clone(&control);
         let thread_draw = Arc::clone(&draw_offered);
+        let gate = Arc::new(Mutex::new(AnswerGate::default()));
+        let thread_gate = Arc::clone(&gate);
+        let show_info = self.options.show_thinking || go.infinite;
+        let infinite = go.infinite;
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
-                let result = run_search(&pos, &limits, &tt, &thread_control, dialect);
+                let result = run_search(&pos, &limits, &tt, &thread_control, dialect, show_info);
                 remember_root(&tt, &pos, &result);
                 let draw = thread_draw.load(Ordering::Relaxed) && accepts_draw(&result);
-                output::send(&format_bestmove(dialect, &result, draw));
+                let lines = match dialect {
+                    Dialect::Cecp if infinite => Vec::new(),
+                    Dialect::Cecp => output::cecp_answer(&pos, &result, draw),
+                    d => vec![format_bestmove(d, &result, draw)],
+                };
+                let mut gate = thread_gate.lock().unwrap_or_else(|e| e.into_inner());
+                if !gate.closed && !lines.is_empty() {
+                    for line in &lines {
+                        output::send(line);
+                    }
+                    gate.answered = true;
+                }
+                SearchOutcome {
+                    result,
+                    answered: gate.answered,
+                }
             });
         match spawned {
             Ok(handle) => {
@@ -244,6 +337,7 @@ impl Engine {
                     control,
                     infinite: go.infinite,
                     draw_offered,
+                    gate,
                     handle,
                 })
             }
@@ -259,7 +353,18 @@ impl Engine {
                     nodes: 0,
                     pv: first.into_iter().collect(),
                 };
-                output::send(&format_bestmove(dialect, &result, false));
+                let lines = match dialect {
+                    Dialect::Cecp if go.infinite => Vec::new(),
+                    Dialect::Cecp => output::cecp_answer(&self.position, &result, false),
+                    d => vec![format_bestmove(d, &result, false)],
+                };
+                for line in &lines {
+                    output::send(line);
+                }
+                self.outcome = Some(SearchOutcome {
+                    result,
+                    answered: !lines.is_empty(),
+                });
             }
         }
     }
@@ -299,10 +404,13 @@ fn run_search(
     tt: &TranspositionTable,
     control: &SearchControl,
     dialect: Dialect,
+    show_info: bool,
 ) -> SearchResult<Move> {
     let on_info = move |info: &search::SearchInfo<Move>| {
-        for line in format_info(dialect, info) {
-            output::send(&line);
+        if show_info {
+            for line in format_info(dialect, info) {
+                output::send(&line);
+            }
         }
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -1,10 +1,11 @@
-//! The protocol front end: reads commands from stdin, speaks UCCI or UCI (chosen by the
-//! first handshake), and offers terminal commands (`d`, `help`, `moves`, `eval`, `perft`,
-//! `bench`) in every mode.
+//! The protocol front end: reads commands from stdin, speaks UCCI, UCI or CECP (chosen by
+//! the first handshake: `ucci`, `uci` or `xboard`), and offers terminal commands (`d`,
+//! `help`, `moves`, `eval`, `perft`, `bench`) in every mode.
 //!
 //! The main thread reads input; searches run on their own thread (see [`Engine`]), so
 //! `isready`, `stop` and `ponderhit` are answered while thinking.
 
+pub mod cecp;
 pub mod output;
 pub mod parse;
 pub mod terminal;
@@ -33,6 +34,8 @@ pub struct Session {
     batch: bool,
     /// `quit` was received.
     quit: bool,
+    /// The game CECP keeps (XBoard mode).
+    cecp: cecp::CecpState,
 }
 
 impl Default for Session {
@@ -50,6 +53,7 @@ impl Session {
             go_since_position: false,
             batch: false,
             quit: false,
+            cecp: cecp::CecpState::default(),
         }
     }
 
@@ -63,6 +67,8 @@ impl Session {
     fn complain(&self, msg: &str) {
         match self.dialect {
             Dialect::Terminal => send(&format!("error: {msg}")),
+            // A CECP debug comment: XBoard logs it and otherwise ignores it.
+            Dialect::Cecp => send(&format!("# {msg}")),
             _ => info_string(msg),
         }
     }
@@ -73,7 +79,11 @@ impl Session {
         let Some((&cmd, args)) = words.split_first() else {
             return;
         };
+        if self.dialect == Dialect::Cecp && self.cecp_command(cmd, args, line) {
+            return;
+        }
         match cmd {
+            "xboard" => self.start_cecp(),
             "uci" => self.handshake_uci(),
             "ucci" => self.handshake_ucci(),
             "isready" => send("readyok"),

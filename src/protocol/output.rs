@@ -1,7 +1,7 @@
 //! Formatting of engine→GUI lines, and the single writer that owns stdout.
 
 use crate::search::{Score, ScoreBound, SearchInfo, SearchResult};
-use crate::xiangqi::Move;
+use crate::xiangqi::{Color, Move, Position};
 use std::io::Write;
 
 /// The protocol spoken on stdin/stdout.
@@ -13,6 +13,8 @@ pub enum Dialect {
     Ucci,
     /// UCI as Pikafish speaks it (ranks 0-9).
     Uci,
+    /// CECP (the XBoard/WinBoard protocol, version 2), ranks 0-9.
+    Cecp,
 }
 
 /// Writes one line to stdout and flushes it (stdout may be block-buffered on a pipe).
@@ -39,6 +41,71 @@ pub fn ucci_score(raw: i32) -> i32 {
         }
         Score::Mate(_) => raw.signum() * (10_000 - (crate::tt::MATE - raw.abs())),
     }
+}
+
+/// CECP thinking-output scores: the evaluation's units (as UCI's `cp`); mates as
+/// 100000 + N for "mate in N moves" and -100000 - N for "mated in N moves".
+pub fn cecp_score(score: Score) -> i64 {
+    match score {
+        Score::Cp(cp) => cp as i64,
+        Score::Mate(m) if m >= 0 => 100_000 + m as i64,
+        Score::Mate(m) => -100_000 + m as i64,
+    }
+}
+
+/// A CECP thinking line: `ply score time(cs) nodes pv`; a fail-low pv ends in `?`, a
+/// fail-high one in `!`.
+pub fn cecp_thinking(info: &SearchInfo<Move>) -> String {
+    let mark = match info.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => "!",
+        ScoreBound::Upper => "?",
+    };
+    format!(
+        "{} {} {} {} {}{mark}",
+        info.depth,
+        cecp_score(info.score),
+        info.time_ms / 10,
+        info.nodes,
+        pv_text(&info.pv)
+    )
+}
+
+/// The CECP result claim when the side to move has no legal move (checkmated or
+/// stalemated: both lose in Xiangqi), e.g. `0-1 {Black mates}`; `None` while it can move.
+pub fn cecp_result_claim(pos: &Position) -> Option<String> {
+    if pos.has_legal_move() {
+        return None;
+    }
+    let (result, winner, loser) = match pos.side_to_move() {
+        Color::Red => ("0-1", "Black", "Red"),
+        Color::Black => ("1-0", "Red", "Black"),
+    };
+    Some(if pos.in_check() {
+        format!("{result} {{{winner} mates}}")
+    } else {
+        format!("{result} {{{loser} has no legal move}}")
+    })
+}
+
+/// The lines that end a CECP game search: `offer draw` (accepting the opponent's offer)
+/// and `move M`, followed by a result claim when the move mates or stalemates; or only
+/// the claim when the engine has no legal move.
+pub fn cecp_answer(pos: &Position, result: &SearchResult<Move>, draw: bool) -> Vec<String> {
+    let Some(m) = result.best_move else {
+        return vec![cecp_result_claim(pos).unwrap_or_else(|| "# no move to play".to_string())];
+    };
+    let mut lines = Vec::new();
+    if draw {
+        lines.push("offer draw".to_string());
+    }
+    lines.push(format_bestmove(Dialect::Cecp, result, draw));
+    let mut after = pos.clone();
+    if after.is_legal(m) {
+        after.make_move(m);
+        lines.extend(cecp_result_claim(&after));
+    }
+    lines
 }
 
 fn pv_text(pv: &[Move]) -> String {
@@ -82,12 +149,15 @@ pub fn format_info(dialect: Dialect, info: &SearchInfo<Move>) -> Vec<String> {
                 pv_text(&info.pv)
             )]
         }
+        Dialect::Cecp => vec![cecp_thinking(info)],
     }
 }
 
 /// The final line of a search. `draw` appends UCCI's draw offer/acceptance.
 pub fn format_bestmove(dialect: Dialect, result: &SearchResult<Move>, draw: bool) -> String {
     match (dialect, result.best_move) {
+        (Dialect::Cecp, Some(m)) => format!("move {m}"),
+        (Dialect::Cecp, None) => "# no move to play".to_string(),
         (Dialect::Ucci, None) => "nobestmove".to_string(),
         (_, None) => "bestmove (none)".to_string(),
         (d, Some(m)) => {

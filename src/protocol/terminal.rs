@@ -87,6 +87,7 @@ jiang - a Xiangqi (Chinese chess) engine. Coordinates: files a-i, ranks 0-9 from
 Protocols (chosen by the first command):
   ucci                 UCCI 3.0 (ElephantEye-style GUIs)
   uci                  UCI as Pikafish speaks it (ranks 0-9)
+  xboard               CECP, the XBoard/WinBoard protocol version 2 (ranks 0-9)
 
 Commands:
   position startpos|fen FEN [moves M...]   set the position (FEN after the last capture + moves)

@@ -1,0 +1,545 @@
+//! CECP, the XBoard/WinBoard protocol (version 2), selected by the command `xboard`.
+//!
+//! Unlike UCCI and UCI, a CECP engine keeps the game itself: `new` / `setboard` set it up,
+//! `usermove` plays the opponent's moves, and the engine plays its own answers on its
+//! board. The session keeps the position the game started from and the moves since, so
+//! that `undo` and `remove` can take moves back.
+//!
+//! Squares are ICCS with ranks 0-9 (on boards with exactly ten ranks XBoard counts them
+//! from 0), so `h2e2` is the central cannon. `setboard` takes XBoard's Xiangqi FEN
+//! (`rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w 0 1`: `H`/`E` for
+//! horse and elephant, no castling or en-passant fields) as well as the usual one.
+//!
+//! The search thread prints the engine's answer (`move M`, thinking lines); the session
+//! plays that move on its board before it handles the next command (see
+//! [`Session::cecp_absorb`]). Searches that are abandoned (`force`, `new`, `result`,
+//! `undo`, a move during analysis, `quit`) are cancelled without answering.
+
+use super::output::{cecp_result_claim, send, Dialect};
+use super::parse::GoCommand;
+use super::{truncate, Session, ENGINE_NAME};
+use crate::engine::{MAX_HASH_MB, MAX_THREADS};
+use crate::xiangqi::fen::MAX_RULE60;
+use crate::xiangqi::{Color, Move, Position};
+use std::time::Duration;
+
+/// The clock rules set by `level` or `st`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TimeControl {
+    /// Nothing set: `time` alone, or the default thinking time.
+    Unset,
+    /// `level MPS BASE INC`: MPS moves (0 = the whole game) in BASE, INC added per move.
+    Level {
+        moves: u32,
+        base: Duration,
+        inc: Duration,
+    },
+    /// `st SECONDS`: a fixed time per move.
+    PerMove(Duration),
+}
+
+/// What the running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SearchKind {
+    /// The engine's move in the game: it prints `move M`.
+    Play,
+    /// `analyze`: thinking lines only, until stopped.
+    Analyze,
+}
+
+/// The CECP game and settings.
+pub struct CecpState {
+    /// The position of the last `new` or `setboard`.
+    base: Position,
+    /// The moves played since `base` (the engine's position is `base` plus these).
+    moves: Vec<Move>,
+    /// Force mode: play neither side.
+    force: bool,
+    /// The side the engine plays when not in force mode.
+    engine_side: Color,
+    /// Analyze mode.
+    analyzing: bool,
+    /// The running search, if any.
+    search: Option<SearchKind>,
+    /// `post`: print thinking lines while playing.
+    post: bool,
+    /// `hard`: pondering wanted (accepted; jiang does not ponder).
+    ponder: bool,
+    tc: TimeControl,
+    /// `sd`: depth limit.
+    depth: Option<i32>,
+    /// `time`: the engine's clock.
+    time: Option<Duration>,
+    /// `otim`: the opponent's clock (informative).
+    otim: Option<Duration>,
+    /// The opponent offered a draw (`draw`) since our last move.
+    draw_offered: bool,
+}
+
+impl Default for CecpState {
+    fn default() -> Self {
+        CecpState {
+            base: Position::startpos(),
+            moves: Vec::new(),
+            force: false,
+            engine_side: Color::Black,
+            analyzing: false,
+            search: None,
+            post: false,
+            ponder: false,
+            tc: TimeControl::Unset,
+            depth: None,
+            time: None,
+            otim: None,
+            draw_offered: false,
+        }
+    }
+}
+
+/// The features announced in answer to `protover 2` (`done=1` last).
+pub fn features() -> String {
+    format!(
+        "feature myname=\"{ENGINE_NAME}\" variants=\"xiangqi\" setboard=1 usermove=1 ping=1 \
+         playother=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 done=1"
+    )
+}
+
+/// Rewrites XBoard's Xiangqi FEN into one [`Position::from_fen`] reads: XBoard leaves out
+/// the castling and en-passant fields (`… b 0 1`) and may count the no-capture plies past
+/// what the 60-move rule field allows. Piece letters are read as they are (`H`/`E` and
+/// `N`/`B` both work).
+pub fn normalize_fen(words: &[&str]) -> String {
+    let mut out: Vec<String> = words.iter().take(2).map(|w| w.to_string()).collect();
+    let mut rest = words.iter().skip(2).copied().peekable();
+    // Drop the castling / en-passant placeholders XBoard may or may not write.
+    let mut dashes = 0;
+    while dashes < 2 && rest.peek() == Some(&"-") {
+        rest.next();
+        dashes += 1;
+    }
+    let counters: Vec<&str> = rest.collect();
+    if out.len() == 2 && !counters.is_empty() {
+        out.push("-".into());
+        out.push("-".into());
+        for (i, c) in counters.iter().enumerate() {
+            match (i, c.parse::<u64>()) {
+                (0, Ok(n)) => out.push(n.min(MAX_RULE60 as u64).to_string()),
+                _ => out.push(c.to_string()),
+            }
+        }
+    }
+    out.join(" ")
+}
+
+/// Reads `level`'s BASE: minutes, or `minutes:seconds`, ignoring anything after that
+/// (the protocol allows extensions like `25+5`).
+fn parse_base(text: &str) -> Option<Duration> {
+    let end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == ':' || c == '.'))
+        .unwrap_or(text.len());
+    let text = &text[..end];
+    if text.is_empty() {
+        return None;
+    }
+    let (min, sec) = match text.split_once(':') {
+        Some((m, s)) => (m, s),
+        None => (text, "0"),
+    };
+    let min: f64 = if min.is_empty() {
+        0.0
+    } else {
+        min.parse().ok()?
+    };
+    let sec: f64 = sec.parse().ok()?;
+    seconds(min * 60.0 + sec)
+}
+
+/// A non-negative, finite number of seconds as a duration.
+fn seconds(s: f64) -> Option<Duration> {
+    (s.is_finite() && s >= 0.0).then(|| Duration::from_secs_f64(s.min(1e9)))
+}
+
+/// Reads a clock in centiseconds; a negative one (a flag has fallen) counts as zero.
+fn centiseconds(text: &str) -> Option<Duration> {
+    let v: f64 = text.parse().ok()?;
+    v.is_finite()
+        .then(|| Duration::from_millis((v.max(0.0) * 10.0).min(1e12) as u64))
+}
+
+impl Session {
+    /// Enters CECP mode (`xboard`). Any search of another dialect is stopped first.
+    pub(super) fn start_cecp(&mut self) {
+        self.engine.stop_and_wait();
+        let _ = self.engine.take_outcome();
+        self.dialect = Dialect::Cecp;
+        self.cecp = CecpState::default();
+        self.cecp.base = self.engine.position.clone();
+        if self.cecp.base.game_ply() > 0 {
+            // Keep the position, but as a fresh start: `undo` cannot go behind it.
+            self.cecp.base = Position::from_fen(&self.engine.position.to_fen())
+                .unwrap_or_else(|_| Position::startpos());
+            self.engine.set_position(self.cecp.base.clone());
+        }
+    }
+
+    /// Handles one command in CECP mode. Returns false for the commands left to the
+    /// common handler (the terminal commands and the other handshakes).
+    pub(super) fn cecp_command(&mut self, cmd: &str, args: &[&str], line: &str) -> bool {
+        self.cecp_absorb();
+        let handled = self.cecp_dispatch(cmd, args, line);
+        self.cecp_absorb();
+        handled
+    }
+
+    fn cecp_dispatch(&mut self, cmd: &str, args: &[&str], line: &str) -> bool {
+        let arg = args.first().copied();
+        match cmd {
+            "xboard" => {}
+            "protover" => send(&features()),
+            // Replies to features and informational commands: nothing to do.
+            "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "."
+            | "hint" | "bk" => {}
+            "post" => self.cecp.post = true,
+            "nopost" => self.cecp.post = false,
+            "hard" => self.cecp.ponder = true,
+            "easy" => self.cecp.ponder = false,
+            "new" => self.cecp_new(),
+            "variant" => match arg {
+                Some("xiangqi") => {}
+                Some(v) => send(&format!("Error (unsupported variant): {}", truncate(v, 40))),
+                None => send("Error (missing argument): variant"),
+            },
+            "setboard" => self.cecp_setboard(args),
+            "usermove" => match arg {
+                Some(m) => self.cecp_usermove(m),
+                None => send("Error (missing argument): usermove"),
+            },
+            "go" => {
+                self.cecp_cancel();
+                self.cecp.analyzing = false;
+                self.cecp.force = false;
+                self.cecp.engine_side = self.engine.position.side_to_move();
+                self.cecp_think();
+            }
+            "playother" => {
+                self.cecp_cancel();
+                self.cecp.force = false;
+                self.cecp.engine_side = self.engine.position.side_to_move().flip();
+            }
+            "force" => {
+                if self.cecp.search == Some(SearchKind::Play) {
+                    self.cecp_cancel();
+                }
+                self.cecp.force = true;
+            }
+            "level" => self.cecp_level(args, line),
+            "st" => match arg.and_then(|s| s.parse::<f64>().ok()).and_then(seconds) {
+                Some(d) => self.cecp.tc = TimeControl::PerMove(d),
+                None => self.cecp_bad_argument(line),
+            },
+            "sd" => match arg.and_then(|s| s.parse::<i32>().ok()) {
+                Some(d) => self.cecp.depth = Some(d.clamp(1, 1000)),
+                None => self.cecp_bad_argument(line),
+            },
+            "time" | "otim" => match arg.and_then(centiseconds) {
+                Some(d) if cmd == "time" => self.cecp.time = Some(d),
+                Some(d) => self.cecp.otim = Some(d),
+                None => self.cecp_bad_argument(line),
+            },
+            "ping" => {
+                // A pending move goes out before the pong; an analysis goes on.
+                if self.cecp.search == Some(SearchKind::Play) {
+                    self.engine.wait();
+                    self.cecp_absorb();
+                }
+                send(&format!("pong {}", args.join(" ")));
+            }
+            "undo" => self.cecp_take_back(1, cmd),
+            "remove" => self.cecp_take_back(2, cmd),
+            "analyze" => {
+                self.cecp.analyzing = true;
+                self.cecp_analyze();
+            }
+            "exit" => {
+                if self.cecp.analyzing {
+                    self.cecp_cancel();
+                    self.cecp.analyzing = false;
+                }
+            }
+            "?" => {
+                if self.cecp.search == Some(SearchKind::Play) {
+                    self.engine.stop();
+                }
+            }
+            "draw" => {
+                self.cecp.draw_offered = true;
+                if self.cecp.search == Some(SearchKind::Play) {
+                    self.engine.offer_draw();
+                }
+            }
+            "result" => {
+                self.cecp_cancel();
+                self.cecp.analyzing = false;
+                self.cecp.force = true;
+            }
+            "quit" => {
+                self.cecp_cancel();
+                self.quit = true;
+            }
+            "memory" => match arg.and_then(|s| s.parse::<u64>().ok()) {
+                Some(mb) => {
+                    let mb = mb.clamp(1, MAX_HASH_MB as u64) as usize;
+                    if mb != self.engine.options.hash_mb {
+                        self.engine.set_hash(mb);
+                    }
+                }
+                None => self.cecp_bad_argument(line),
+            },
+            "cores" => match arg.and_then(|s| s.parse::<u64>().ok()) {
+                Some(n) => self.engine.options.threads = n.clamp(1, MAX_THREADS as u64) as usize,
+                None => self.cecp_bad_argument(line),
+            },
+            "option" => send(&format!(
+                "# no engine options; ignored: {}",
+                truncate(line.trim(), 60)
+            )),
+            // Left to the common handler: the terminal commands and the other handshakes.
+            "d" | "display" | "moves" | "eval" | "perft" | "bench" | "help" => return false,
+            "uci" | "ucci" => {
+                self.cecp_cancel();
+                self.cecp.analyzing = false;
+                return false;
+            }
+            _ if Move::parse(cmd).is_ok() => self.cecp_usermove(cmd),
+            _ => send(&format!(
+                "Error (unknown command): {}",
+                truncate(line.trim(), 60)
+            )),
+        }
+        true
+    }
+
+    /// Collects a finished search: the engine's move, if it was printed, is played on the
+    /// board.
+    pub(super) fn cecp_absorb(&mut self) {
+        self.engine.reap();
+        if let Some(outcome) = self.engine.take_outcome() {
+            let kind = self.cecp.search.take();
+            if let (Some(SearchKind::Play), true, Some(m)) =
+                (kind, outcome.answered, outcome.result.best_move)
+            {
+                if self.engine.position.is_legal(m) {
+                    self.cecp_play(m);
+                } else {
+                    log::error!("the engine's move {m} is not legal on the CECP board");
+                }
+            }
+        }
+    }
+
+    /// Stops any search without an answer (one already printed is played).
+    fn cecp_cancel(&mut self) {
+        self.engine.cancel();
+        self.cecp_absorb();
+    }
+
+    fn cecp_bad_argument(&self, line: &str) {
+        send(&format!(
+            "Error (bad argument): {}",
+            truncate(line.trim(), 60)
+        ));
+    }
+
+    /// Plays a legal move on the game board.
+    fn cecp_play(&mut self, m: Move) {
+        self.cecp.moves.push(m);
+        self.engine.position.make_move(m);
+        self.engine.banned.clear();
+    }
+
+    /// Starts a new game record from `pos`.
+    fn cecp_set_game(&mut self, pos: Position) {
+        self.cecp.base = pos.clone();
+        self.cecp.moves.clear();
+        self.engine.set_position(pos);
+    }
+
+    fn cecp_new(&mut self) {
+        self.cecp_cancel();
+        self.cecp_set_game(Position::startpos());
+        self.cecp.force = false;
+        self.cecp.engine_side = Color::Black;
+        self.cecp.depth = None;
+        self.cecp.time = None;
+        self.cecp.otim = None;
+        self.cecp.draw_offered = false;
+        self.engine.new_game();
+        if self.cecp.analyzing {
+            self.cecp_analyze();
+        }
+    }
+
+    fn cecp_setboard(&mut self, args: &[&str]) {
+        let fen = normalize_fen(args);
+        match Position::from_fen(&fen) {
+            Ok(pos) => {
+                self.cecp_cancel();
+                self.cecp_set_game(pos);
+                self.cecp.draw_offered = false;
+                if self.cecp.analyzing {
+                    self.cecp_analyze();
+                }
+            }
+            Err(e) => send(&format!(
+                "tellusererror Illegal position: {e} (previous position kept)"
+            )),
+        }
+    }
+
+    fn cecp_usermove(&mut self, text: &str) {
+        let m = match self.engine.position.parse_legal_move(text) {
+            Ok(m) => m,
+            Err(_) => {
+                send(&format!("Illegal move: {}", truncate(text, 20)));
+                return;
+            }
+        };
+        // A move during analysis restarts it; one while the engine thinks (the GUI should
+        // not send it) cancels the thought.
+        self.cecp_cancel();
+        self.cecp_play(m);
+        if self.cecp.analyzing {
+            self.cecp_analyze();
+        } else if !self.cecp.force && self.engine.position.side_to_move() == self.cecp.engine_side {
+            self.cecp_think();
+        }
+    }
+
+    fn cecp_take_back(&mut self, n: usize, cmd: &str) {
+        if self.cecp.moves.len() < n {
+            send(&format!("Error (command not legal now): {cmd}"));
+            return;
+        }
+        self.cecp_cancel();
+        let keep = self.cecp.moves.len() - n;
+        let mut pos = self.cecp.base.clone();
+        for &m in &self.cecp.moves[..keep] {
+            pos.make_move(m);
+        }
+        self.cecp.moves.truncate(keep);
+        self.engine.set_position(pos);
+        if self.cecp.analyzing {
+            self.cecp_analyze();
+        }
+    }
+
+    fn cecp_level(&mut self, args: &[&str], line: &str) {
+        let moves = args.first().and_then(|s| s.parse::<u32>().ok());
+        let base = args.get(1).and_then(|s| parse_base(s));
+        let inc = args
+            .get(2)
+            .and_then(|s| s.parse::<f64>().ok())
+            .and_then(seconds);
+        match (moves, base, inc) {
+            (Some(moves), Some(base), Some(inc)) => {
+                self.cecp.tc = TimeControl::Level { moves, base, inc };
+            }
+            _ => self.cecp_bad_argument(line),
+        }
+    }
+
+    /// The limits of the engine's next move from the clock settings.
+    fn cecp_go_command(&self) -> GoCommand {
+        let mut go = GoCommand {
+            depth: self.cecp.depth,
+            draw_offered: self.cecp.draw_offered,
+            ..GoCommand::default()
+        };
+        match self.cecp.tc {
+            TimeControl::Unset => go.time_left = self.cecp.time,
+            TimeControl::PerMove(d) => go.move_time = Some(d),
+            TimeControl::Level { moves, base, inc } => {
+                go.time_left = self.cecp.time.or((base > Duration::ZERO).then_some(base));
+                go.increment = Some(inc);
+                if moves > 0 {
+                    // Moves the side to move has made so far in this time control.
+                    let made = self.engine.position.fullmove().saturating_sub(1) % moves;
+                    go.moves_to_go = Some(moves - made);
+                }
+            }
+        }
+        go
+    }
+
+    /// Starts the engine's move, or claims the result when it has none.
+    fn cecp_think(&mut self) {
+        if let Some(claim) = cecp_result_claim(&self.engine.position) {
+            send(&claim);
+            return;
+        }
+        let go = self.cecp_go_command();
+        log::debug!("cecp go: {go:?} (opponent's clock {:?})", self.cecp.otim);
+        self.engine.options.show_thinking = self.cecp.post;
+        self.engine.go(&go, Dialect::Cecp);
+        self.cecp.search = Some(SearchKind::Play);
+        self.cecp.draw_offered = false;
+    }
+
+    /// (Re)starts the analysis of the current position.
+    fn cecp_analyze(&mut self) {
+        self.cecp_cancel();
+        let go = GoCommand {
+            infinite: true,
+            ..GoCommand::default()
+        };
+        self.engine.go(&go, Dialect::Cecp);
+        self.cecp.search = Some(SearchKind::Analyze);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Vec<&str> {
+        s.split_whitespace().collect()
+    }
+
+    #[test]
+    fn xboard_fens_are_read() {
+        let fen = normalize_fen(&w(
+            "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b 0 1",
+        ));
+        let pos = Position::from_fen(&fen).unwrap();
+        assert_eq!(pos.side_to_move(), Color::Black);
+        assert_eq!(
+            pos.to_fen(),
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1"
+        );
+        let fen = normalize_fen(&w(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 200 7",
+        ));
+        assert!(fen.ends_with("w - - 119 7"), "{fen}");
+        assert!(Position::from_fen(&fen).is_ok());
+        assert_eq!(normalize_fen(&w("9/9 w")), "9/9 w");
+    }
+
+    #[test]
+    fn level_and_clock_arguments() {
+        assert_eq!(parse_base("5"), Some(Duration::from_secs(300)));
+        assert_eq!(parse_base("0:30"), Some(Duration::from_secs(30)));
+        assert_eq!(parse_base("25+5"), Some(Duration::from_secs(1500)));
+        assert_eq!(parse_base("x"), None);
+        assert_eq!(centiseconds("500"), Some(Duration::from_secs(5)));
+        assert_eq!(centiseconds("-40"), Some(Duration::ZERO));
+        assert_eq!(centiseconds("soon"), None);
+    }
+
+    #[test]
+    fn features_end_with_done() {
+        let f = features();
+        assert!(f.starts_with("feature "));
+        assert!(f.ends_with(" done=1"));
+        assert!(f.contains("variants=\"xiangqi\""));
+    }
+}

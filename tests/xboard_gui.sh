@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# Real-GUI test: XBoard 4.9 (a real window under Xvfb) plays two engine-vs-engine Xiangqi
+# games of jiang against Fairy-Stockfish and checks that each ends normally (mate, rule or
+# adjudication: no illegal move, no time forfeit, no crash).
+#
+#   game 1 "cecp": Fairy-Stockfish (Red, CECP) vs jiang (Black) speaking CECP natively
+#   game 2 "ucci": jiang through `uci2wb -x` (UCCI, Red) vs Fairy-Stockfish (Black)
+#
+# Artifacts (PGN, XBoard debug log with the whole engine traffic, screenshot of the final
+# board) go to target/xboard/<game>/. Installs what it needs with apt-get (as root) when
+# missing. Usage: tests/xboard_gui.sh   (env: XBOARD_TC=0:20 XBOARD_INC=0.2 seconds)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+ART=$ROOT/target/xboard
+TC=${XBOARD_TC:-0:20}
+INC=${XBOARD_INC:-0.2}
+GAME_TIMEOUT=${XBOARD_GAME_TIMEOUT:-300}
+export PATH="$PATH:/usr/games"
+start_time=$(date +%s)
+
+say() { echo "== xboard_gui: $*"; }
+fail() {
+  echo "xboard_gui: FAILED: $*" >&2
+  exit 1
+}
+
+# ---- tools ---------------------------------------------------------------------------
+apt_install() {
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || fail "need root (or sudo) to apt-get install $*"
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  say "apt-get install $*"
+  if ! $sudo apt-get install -y -q "$@" >/tmp/xboard_gui_apt.log 2>&1; then
+    $sudo apt-get update -q >>/tmp/xboard_gui_apt.log 2>&1 || true
+    $sudo apt-get install -y -q "$@" >>/tmp/xboard_gui_apt.log 2>&1 ||
+      { tail -20 /tmp/xboard_gui_apt.log >&2; fail "apt-get install $* failed"; }
+  fi
+}
+
+missing=()
+command -v xboard >/dev/null 2>&1 || missing+=(xboard)
+command -v uci2wb >/dev/null 2>&1 || missing+=(uci2wb)
+command -v fairy-stockfish >/dev/null 2>&1 || missing+=(fairy-stockfish)
+command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
+# `import` (ImageMagick) takes the screenshot; x11-apps' xwd is the fallback.
+[ -x /usr/bin/import ] || missing+=(imagemagick)
+command -v xwd >/dev/null 2>&1 || missing+=(x11-apps)
+if [ ${#missing[@]} -gt 0 ]; then
+  apt_install "${missing[@]}"
+fi
+FSF=$(command -v fairy-stockfish)
+UCI2WB=$(command -v uci2wb)
+
+# ---- engine --------------------------------------------------------------------------
+say "building jiang (release)"
+cargo build --release --quiet
+JIANG=$ROOT/target/release/jiang
+[ -x "$JIANG" ] || fail "no $JIANG"
+
+# ---- display -------------------------------------------------------------------------
+XVFB_PID=""
+XBOARD_PID=""
+cleanup() {
+  if [ -n "$XBOARD_PID" ] && kill -0 "$XBOARD_PID" 2>/dev/null; then
+    kill -TERM "$XBOARD_PID" 2>/dev/null || true
+    sleep 1
+    kill -KILL "$XBOARD_PID" 2>/dev/null || true
+  fi
+  if [ -n "$XVFB_PID" ]; then
+    kill -TERM "$XVFB_PID" 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+
+display=""
+for n in $(seq 91 130); do
+  if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then
+    display=":$n"
+    break
+  fi
+done
+[ -n "$display" ] || fail "no free X display number"
+Xvfb "$display" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
+XVFB_PID=$!
+for _ in $(seq 1 50); do
+  [ -e "/tmp/.X11-unix/X${display#:}" ] && break
+  sleep 0.1
+done
+kill -0 "$XVFB_PID" 2>/dev/null || fail "Xvfb did not start"
+export DISPLAY=$display
+say "Xvfb on $DISPLAY"
+
+# The whole screen, trimmed to the XBoard window (the rest of the Xvfb screen is black).
+screenshot() {
+  if ! import -window root -trim +repage "$1" 2>/dev/null; then
+    xwd -root -silent | convert xwd:- -trim +repage "$1"
+  fi
+}
+
+# ---- one game ------------------------------------------------------------------------
+# play NAME BAD_LINES FIRST_CMD SECOND_CMD: BAD_LINES is a regex for lines of XBoard's
+# debug log that show jiang in trouble (refusing a move of the GUI, so the boards
+# disagree, or answering with an error).
+play() {
+  local name=$1 bad=$2 fcp=$3 scp=$4
+  local dir=$ART/$name
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  local pgn=$dir/game.pgn log=$dir/xboard.debug
+  local args=(
+    -variant xiangqi
+    -fcp "$fcp" -fd "$dir"
+    -scp "$scp" -sd "$dir"
+    -mode TwoMachines
+    -tc "$TC" -inc "$INC"
+    -xponder
+    -autoCallFlag true
+    -adjudicateLossThreshold -800
+    -adjudicateDrawMoves 120
+    -ruleMoves 60
+    -repeatsToDraw 3
+    -checkMates true -testClaims true -materialDraws true
+    -saveGameFile "$pgn"
+    -popupExitMessage false
+    -saveSettingsOnExit false
+    -debug -nameOfDebugFile "$log"
+  )
+  printf '%q ' xboard "${args[@]}" >"$dir/command.txt"
+  echo >>"$dir/command.txt"
+  say "game $name: $(cat "$dir/command.txt")"
+  local t0
+  t0=$(date +%s)
+  xboard "${args[@]}" >"$dir/xboard.out" 2>&1 &
+  XBOARD_PID=$!
+  # XBoard stays open after the game: wait for the saved result, then photograph the
+  # final board and close XBoard (SIGTERM: it sends `quit` to both engines).
+  local done=""
+  while [ $(($(date +%s) - t0)) -lt "$GAME_TIMEOUT" ]; do
+    if grep -q -E '^\[Result "(1-0|0-1|1/2-1/2)"\]' "$pgn" 2>/dev/null &&
+      grep -q -E '(1-0|0-1|1/2-1/2)[[:space:]]*$' "$pgn" 2>/dev/null; then
+      done=yes
+      break
+    fi
+    kill -0 "$XBOARD_PID" 2>/dev/null || break
+    sleep 0.5
+  done
+  sleep 1.5 # let XBoard draw the last move and the result
+  if kill -0 "$XBOARD_PID" 2>/dev/null; then
+    screenshot "$dir/final.png" || say "screenshot failed"
+    kill -TERM "$XBOARD_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      kill -0 "$XBOARD_PID" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -KILL "$XBOARD_PID" 2>/dev/null || true
+  fi
+  wait "$XBOARD_PID" 2>/dev/null || true
+  XBOARD_PID=""
+  local secs=$(($(date +%s) - t0))
+  [ -n "$done" ] || fail "game $name: no finished game in $pgn after ${secs}s (see $log)"
+
+  # ---- checks on the record ----
+  local result ending plies
+  result=$(sed -n 's/^\[Result "\(.*\)"\]/\1/p' "$pgn" | head -1)
+  # The comment just before the final result: XBoard's reason for the end of the game.
+  ending=$(tr '\n' ' ' <"$pgn" | grep -o '{[^{}]*} *\(1-0\|0-1\|1/2-1/2\) *$' | sed 's/ *\(1-0\|0-1\|1\/2-1\/2\) *$//' || true)
+  plies=$(grep -v '^\[' "$pgn" | sed 's/{[^}]*}//g' | tr ' ' '\n' |
+    grep -c -E '^[KAERHCPkaerhcp]?[a-i]?[0-9]?x?[a-i][0-9]' || true)
+  say "game $name: result $result $ending, $plies plies, ${secs}s"
+  grep -q -i 'jiang' "$pgn" || fail "game $name: jiang is not named in the PGN"
+  if echo "$ending" | grep -q -i -E 'illegal|forfeit|flag|time|false|crash|exit|disconnect|died|abort|unfinished'; then
+    fail "game $name ended abnormally: $ending"
+  fi
+  [ "$plies" -ge 10 ] || fail "game $name: only $plies plies"
+  if grep -E "$bad" "$log"; then
+    fail "game $name: jiang answered with an error (see $log)"
+  fi
+  [ -s "$dir/final.png" ] || fail "game $name: no screenshot"
+  {
+    grep '^\[' "$pgn"
+    echo "$ending $result"
+  } >"$dir/summary.txt"
+}
+
+GAMES=${XBOARD_GAMES:-cecp ucci}
+for g in $GAMES; do
+  case $g in
+    # jiang is the second engine and speaks CECP itself.
+    cecp) play cecp '^[0-9]+ <second: *(Illegal move|Error|tellusererror)' "$FSF" "$JIANG" ;;
+    # jiang is the first engine behind uci2wb, whose `debug` flag relays everything jiang
+    # says as `# engine said: …` (jiang reports bad UCCI input with `info string`).
+    ucci) play ucci '^[0-9]+ <first *: (Illegal move|# engine said: info string .*(refused|illegal|unknown|needs|ignored))' \
+      "$UCI2WB debug -x $JIANG" "$FSF" ;;
+    *) fail "unknown game '$g' (cecp, ucci)" ;;
+  esac
+done
+
+say "artifacts: $ART/{$(echo $GAMES | tr ' ' ,)}/{game.pgn,final.png,xboard.debug}"
+for g in $GAMES; do
+  echo "--- $g"
+  cat "$ART/$g/summary.txt"
+done
+say "passed in $(($(date +%s) - start_time))s"
