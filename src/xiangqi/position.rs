@@ -9,6 +9,7 @@ use super::attacks::{
     KING_STEPS, LINES, SOLDIER_ATTACKERS,
 };
 use super::bitboard::Bitboard;
+use super::rules::FREE_CHECKS;
 use super::types::{Color, Move, Piece, PieceKind, Square};
 use super::zobrist;
 
@@ -19,8 +20,14 @@ pub struct StateInfo {
     pub key: u64,
     /// Pieces giving check to the side to move.
     pub checkers: Bitboard,
-    /// Plies since the last capture, as the 60-move rule counts them.
+    /// Plies since the last capture, every ply counted (what FEN field 5 holds; how far
+    /// back a repetition can reach).
     pub rule60: u16,
+    /// The 60-move rule's count: plies since the last capture, except that a side's checks
+    /// beyond its tenth since that capture, and the replies to them, do not advance it.
+    pub rule60_count: u16,
+    /// Checks given by Red and by Black since the last capture.
+    pub checks: [u8; 2],
     /// The piece the move into this position captured.
     pub captured: Option<Piece>,
     /// The move that led here (`None` at the root of the game or after a null move).
@@ -65,6 +72,8 @@ impl Position {
                 key: 0,
                 checkers: Bitboard::EMPTY,
                 rule60: 0,
+                rule60_count: 0,
+                checks: [0; 2],
                 captured: None,
                 last_move: None,
                 plies_from_null: 0,
@@ -100,6 +109,8 @@ impl Position {
 
     pub(crate) fn set_counters(&mut self, rule60: u16, fullmove: u32) {
         self.st.rule60 = rule60;
+        self.st.rule60_count = rule60;
+        self.st.checks = [0; 2];
         self.start_fullmove = fullmove.max(1);
     }
 
@@ -199,10 +210,24 @@ impl Position {
         self.st.checkers.any()
     }
 
-    /// Plies since the last capture (60-move rule counter).
+    /// Plies since the last capture (every ply counted; FEN field 5).
     #[inline(always)]
     pub fn rule60(&self) -> u16 {
         self.st.rule60
+    }
+
+    /// The 60-move rule's count: plies since the last capture, not counting a side's checks
+    /// beyond its tenth nor the replies to them. The game is drawn when it reaches
+    /// [`super::rules::RULE60_PLIES`].
+    #[inline(always)]
+    pub fn rule60_count(&self) -> u16 {
+        self.st.rule60_count
+    }
+
+    /// Checks `color` has given since the last capture (since the FEN if none was made).
+    #[inline(always)]
+    pub fn checks_given(&self, color: Color) -> u8 {
+        self.st.checks[color.index()]
     }
 
     /// The current state record.
@@ -362,16 +387,13 @@ impl Position {
             ^ zobrist::BLACK_TO_MOVE
             ^ z[piece.index()][from.index()]
             ^ z[piece.index()][to.index()];
-        let rule60;
         if let Some(cap) = captured {
             key ^= z[cap.index()][to.index()];
             self.by_piece[cap.index()] ^= to_bb;
             self.by_color[them.index()] ^= to_bb;
-            rule60 = 0;
         } else {
             self.occupied ^= to_bb;
             self.file_occ[to.file() as usize] ^= 1 << to.rank();
-            rule60 = self.st.rule60 + 1;
         }
         self.occupied ^= from_bb;
         self.file_occ[from.file() as usize] ^= 1 << from.rank();
@@ -383,14 +405,49 @@ impl Position {
             self.king[us.index()] = to;
         }
         self.side = them;
+        let checkers = self.attackers_to(self.king[them.index()], us);
+        let (rule60, rule60_count, checks) = if captured.is_some() {
+            (0, 0, [0; 2])
+        } else if (checkers | self.st.checkers).is_empty() {
+            (
+                self.st.rule60.wrapping_add(1),
+                self.st.rule60_count + 1,
+                self.st.checks,
+            )
+        } else {
+            self.counters_around_check(us, checkers.any())
+        };
         self.st = StateInfo {
             key,
-            checkers: self.attackers_to(self.king[them.index()], us),
+            checkers,
             rule60,
+            rule60_count,
+            checks,
             captured,
             last_move: Some(m),
             plies_from_null: self.st.plies_from_null.saturating_add(1),
         };
+    }
+
+    /// The 60-move counters after a non-capturing move by `us` that gives check or answers
+    /// one: a check beyond the checker's tenth since the last capture, and the reply to
+    /// such a check, do not advance the rule's count.
+    #[cold]
+    #[inline(never)]
+    fn counters_around_check(&self, us: Color, gives_check: bool) -> (u16, u16, [u8; 2]) {
+        let them = us.flip();
+        let mut checks = self.st.checks;
+        let mut advance = !(self.st.checkers.any() && checks[them.index()] > FREE_CHECKS);
+        if gives_check {
+            let n = checks[us.index()].saturating_add(1);
+            checks[us.index()] = n;
+            advance &= n <= FREE_CHECKS;
+        }
+        (
+            self.st.rule60.wrapping_add(1),
+            self.st.rule60_count + u16::from(advance),
+            checks,
+        )
     }
 
     /// Takes back `m`, which must be the last move made.
@@ -437,7 +494,9 @@ impl Position {
         self.st = StateInfo {
             key: self.st.key ^ zobrist::BLACK_TO_MOVE,
             checkers: Bitboard::EMPTY,
-            rule60: self.st.rule60 + 1,
+            rule60: self.st.rule60.wrapping_add(1),
+            rule60_count: self.st.rule60_count + 1,
+            checks: self.st.checks,
             captured: None,
             last_move: None,
             plies_from_null: 0,
@@ -451,6 +510,40 @@ impl Position {
         if let Some(prev) = self.history.pop() {
             self.st = prev;
         }
+    }
+
+    /// A copy of the pieces and side to move without the game history (allocates nothing),
+    /// for replaying a repetition cycle with [`Position::shift_piece`]. Its state record is
+    /// a stale copy: only board queries are meaningful on it.
+    pub(crate) fn board_copy(&self) -> Position {
+        Position {
+            history: Vec::new(),
+            ..*self
+        }
+    }
+
+    /// Moves the piece on `from` to the empty square `to` and passes the turn, updating
+    /// the board only (no key, no state record): for replaying non-capturing moves on a
+    /// [`Position::board_copy`], forwards (`shift_piece(from, to)`) and backwards
+    /// (`shift_piece(to, from)`).
+    pub(crate) fn shift_piece(&mut self, from: Square, to: Square) {
+        let Some(piece) = self.board[from.index()] else {
+            debug_assert!(false, "shift_piece: no piece on {from}");
+            return;
+        };
+        debug_assert!(self.board[to.index()].is_none(), "shift_piece onto {to}");
+        let bb = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_piece[piece.index()] ^= bb;
+        self.by_color[piece.color().index()] ^= bb;
+        self.occupied ^= bb;
+        self.file_occ[from.file() as usize] ^= 1 << from.rank();
+        self.file_occ[to.file() as usize] ^= 1 << to.rank();
+        self.board[to.index()] = Some(piece);
+        self.board[from.index()] = None;
+        if piece.kind() == PieceKind::King {
+            self.king[piece.color().index()] = to;
+        }
+        self.side = self.side.flip();
     }
 
     /// Key of the position after `m`, without making it (for TT prefetch and tests).
