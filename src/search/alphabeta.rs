@@ -341,6 +341,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.id == 0 {
             control.stop();
         }
+        // Publish the exact count (the counter is otherwise updated every 512 nodes).
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         let best = &self.root_moves[0];
         SearchResult {
             best_move: Some(best.mv),
@@ -475,10 +477,14 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
 
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt.map_or_else(|| pos.evaluate(), |e| e.eval)
+        };
         let eval = if in_check {
             -INFINITY
         } else {
-            let static_eval = tt.map_or_else(|| pos.evaluate(), |e| e.eval);
             // A TT score is a better estimate when its bound points the right way.
             match tt {
                 Some(e)
@@ -531,9 +537,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         } else {
             None
         };
+        let prev2_idx = if ply > 1 && self.stack[ply - 2].mv.is_some() {
+            Some(self.stack[ply - 2].hist_idx)
+        } else {
+            None
+        };
+        let cont = [prev_idx, prev2_idx];
         let counter = prev_idx.and_then(|i| self.hist.counter(i));
         let killers = self.hist.killers[ply];
-        let mut picker = MovePicker::<G>::new(pos, tt_move, killers, counter);
+        let mut picker = MovePicker::<G>::new(pos, tt_move, killers, counter, cont);
         let side = pos.side_index();
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -553,8 +565,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                         picker.skip_quiets = true;
                         continue;
                     }
+                    // Futility: this quiet move cannot lift a hopeless eval to alpha. Skip
+                    // only this move: a later quiet move may give check.
                     if depth <= 6 && eval + futility_margin(depth) <= alpha && !is_killer {
-                        picker.skip_quiets = true;
                         continue;
                     }
                 } else if is_capture && depth <= 6 && !pos.see_ge(m, -110 * depth) {
@@ -563,7 +576,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
 
             // Check extension, limited so that checking sequences cannot run away.
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let extension =
+                i32::from(gives_check && ply < 2 * self.root_depth as usize && pos.see_ge(m, 0));
             let new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
             self.stack[ply].hist_idx = pos.history_index(m);
@@ -581,8 +595,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r -= i32::from(in_check);
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
-                    let h = self.hist.quiet_score(side, self.stack[ply].hist_idx);
-                    r -= h / 6000;
+                    let h = self
+                        .hist
+                        .ordering_score(side, self.stack[ply].hist_idx, &cont);
+                    r -= h / 8000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score =
@@ -617,11 +633,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                     if score >= beta {
                         if !is_capture {
                             let bonus = history_bonus(depth);
-                            self.hist
-                                .update_quiet(side, self.stack[ply].hist_idx, bonus);
+                            let idx = self.stack[ply].hist_idx;
+                            self.hist.update_quiet_stats(side, idx, &cont, bonus);
                             for q in quiets_tried[..n_quiets].iter().flatten() {
                                 let idx = pos.history_index(*q);
-                                self.hist.update_quiet(side, idx, -bonus);
+                                self.hist.update_quiet_stats(side, idx, &cont, -bonus);
                             }
                             self.hist.add_killer(ply, m);
                             if let Some(pi) = prev_idx {
@@ -650,7 +666,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { self.stack[ply].eval };
+        // The raw static evaluation, not the TT-adjusted estimate: adjusting it again on
+        // every probe would drift.
+        let stored_eval = if in_check { 0 } else { static_eval };
         self.shared.tt.store(
             key,
             ply,
