@@ -29,7 +29,11 @@ fn assert_mate(fen: &str, depth: i32, mate: i32, best: Option<&str>) {
         r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()
     );
     if let Some(best) = best {
-        assert_eq!(r.best_move.map(|m| m.to_string()).as_deref(), Some(best), "{fen}");
+        assert_eq!(
+            r.best_move.map(|m| m.to_string()).as_deref(),
+            Some(best),
+            "{fen}"
+        );
     }
     // The PV of a mate is the mating line: play it out and the side to move is lost.
     if mate > 0 {
@@ -39,7 +43,10 @@ fn assert_mate(fen: &str, depth: i32, mate: i32, best: Option<&str>) {
             pos.make_move(*m);
         }
         assert_eq!(r.pv.len() as i32, 2 * mate - 1, "{fen}: PV length");
-        assert!(pos.legal_moves().is_empty(), "{fen}: PV does not end in mate");
+        assert!(
+            pos.legal_moves().is_empty(),
+            "{fen}: PV does not end in mate"
+        );
     }
 }
 
@@ -47,8 +54,18 @@ fn assert_mate(fen: &str, depth: i32, mate: i32, best: Option<&str>) {
 fn mates_in_one() {
     // Chariot to the king's file: the black king cannot step to e9 (flying general).
     assert_mate("3k5/9/9/9/9/9/9/9/9/R3K3R w - - 0 1", 6, 1, Some("a0d0"));
-    assert_mate("4ka3/4a4/9/9/9/9/9/9/9/2R1K1R2 w - - 0 1", 6, 1, Some("c0c9"));
-    assert_mate("3ak4/4a4/4b4/9/9/9/9/9/4R4/3K1R3 w - - 0 1", 6, 1, Some("e1e7"));
+    assert_mate(
+        "4ka3/4a4/9/9/9/9/9/9/9/2R1K1R2 w - - 0 1",
+        6,
+        1,
+        Some("c0c9"),
+    );
+    assert_mate(
+        "3ak4/4a4/4b4/9/9/9/9/9/4R4/3K1R3 w - - 0 1",
+        6,
+        1,
+        Some("e1e7"),
+    );
 }
 
 #[test]

@@ -61,6 +61,8 @@ struct Frame<M> {
     mv: Option<M>,
     /// History index of that move (for counter-moves).
     hist_idx: usize,
+    /// A move to leave out (singular-extension verification search).
+    excluded: Option<M>,
 }
 
 struct RootMove<M> {
@@ -98,7 +100,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                 Frame {
                     eval: 0,
                     mv: None,
-                    hist_idx: 0
+                    hist_idx: 0,
+                    excluded: None,
                 };
                 MAX_PLY + 4
             ],
@@ -458,6 +461,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             return alpha;
         }
 
+        let excluded = self.stack[ply].excluded;
         let key = pos.key();
         let tt = self.shared.tt.probe(key, ply);
         let tt_move = tt
@@ -465,6 +469,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             .filter(|&m| pos.is_legal(m));
         if let Some(e) = tt {
             if !PV
+                && excluded.is_none()
                 && e.depth >= depth
                 && match e.bound {
                     Bound::Exact => true,
@@ -500,7 +505,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
-        if !PV && !in_check && beta.abs() < MATE_BOUND {
+        if !PV && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.
             if depth <= 7 && eval - rfp_margin(depth, improving) >= beta {
                 return eval;
@@ -555,6 +560,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(pos, &self.hist) {
+            if Some(m) == excluded {
+                continue;
+            }
             let is_capture = pos.is_capture(m);
             let gives_check = pos.gives_check(m);
             let is_killer = killers.contains(&Some(m));
@@ -576,8 +584,41 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
 
             // Check extension, limited so that checking sequences cannot run away.
-            let extension =
+            let mut extension =
                 i32::from(gives_check && ply < 2 * self.root_depth as usize && pos.see_ge(m, 0));
+            // Singular extension: if every other move fails well below the TT move's
+            // score, the TT move is forced and deserves a deeper look. If even without it
+            // the node fails high, cut (multi-cut).
+            if let Some(e) = tt {
+                if Some(m) == tt_move
+                    && excluded.is_none()
+                    && depth >= 7
+                    && e.depth >= depth - 3
+                    && matches!(e.bound, Bound::Lower | Bound::Exact)
+                    && e.score.abs() < MATE_BOUND
+                    && ply < 2 * self.root_depth as usize
+                {
+                    let s_beta = e.score - 2 * depth;
+                    self.stack[ply].excluded = Some(m);
+                    let v = self.negamax::<false>(
+                        pos,
+                        (depth - 1) / 2,
+                        s_beta - 1,
+                        s_beta,
+                        ply,
+                        cut_node,
+                    );
+                    self.stack[ply].excluded = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v < s_beta {
+                        extension = 1;
+                    } else if s_beta >= beta {
+                        return s_beta;
+                    }
+                }
+            }
             let new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
             self.stack[ply].hist_idx = pos.history_index(m);
@@ -656,8 +697,16 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
 
         if moves_searched == 0 {
+            if excluded.is_some() {
+                // Only the excluded move: it is singular.
+                return alpha;
+            }
             // No legal move (pruning only starts after one move): lost, stalemate included.
             return -(MATE - ply as i32);
+        }
+        if excluded.is_some() {
+            // A verification search: its result is not this node's value.
+            return best_score;
         }
         let bound = if best_score >= beta {
             Bound::Lower
