@@ -79,7 +79,7 @@ pub(crate) struct Searcher<'a, G: Game> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
-    hist: Box<History<G>>,
+    hist: &'a mut History<G>,
     stack: Vec<Frame<G::Move>>,
     pv: Vec<[Option<G::Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -88,14 +88,14 @@ pub(crate) struct Searcher<'a, G: Game> {
 }
 
 impl<'a, G: Game> Searcher<'a, G> {
-    pub fn new(shared: &'a Shared<'a, G::Move>, id: usize) -> Self {
+    pub fn new(shared: &'a Shared<'a, G::Move>, id: usize, hist: &'a mut History<G>) -> Self {
         Searcher {
             shared,
             id,
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            hist: Box::new(History::new()),
+            hist,
             stack: vec![
                 Frame {
                     eval: 0,

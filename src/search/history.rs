@@ -32,6 +32,16 @@ impl<G: Game> History<G> {
         }
     }
 
+    /// Prepares the tables for the next search of the same game: history values are
+    /// halved (still useful, less certain), killers are cleared (they belong to plies of
+    /// the old tree).
+    pub fn age(&mut self) {
+        for v in self.butterfly.iter_mut().chain(self.cont.iter_mut()) {
+            *v /= 2;
+        }
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
     /// History score of a quiet move.
     #[inline(always)]
     pub fn quiet_score(&self, side: usize, idx: usize) -> i32 {
