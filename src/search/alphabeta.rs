@@ -559,7 +559,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut n_quiets = 0;
         let original_alpha = alpha;
 
-        while let Some(m) = picker.next(pos, &self.hist) {
+        while let Some(m) = picker.next(pos, self.hist) {
             if Some(m) == excluded {
                 continue;
             }
@@ -789,7 +789,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut best_move = None;
         let mut moves = 0;
         let original_alpha = alpha;
-        while let Some(m) = picker.next(pos, &self.hist) {
+        while let Some(m) = picker.next(pos, self.hist) {
             moves += 1;
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
