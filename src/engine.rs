@@ -223,6 +223,7 @@ impl Engine {
             search_moves,
             banned_moves: self.banned.clone(),
             threads: self.options.threads,
+            contempt: 0,
         };
         let draw_offered = Arc::new(AtomicBool::new(go.draw_offered));
         let pos = self.position.clone();

@@ -44,11 +44,11 @@ fn lmp_count(depth: i32, improving: bool) -> usize {
     (if improving { base } else { base / 2 + 1 }) as usize
 }
 
-/// Score of a rule outcome at `ply`.
+/// Score of a rule outcome at `ply`; `draw` is the draw score for the side to move.
 #[inline(always)]
-fn outcome_score(o: Outcome, ply: usize) -> i32 {
+fn outcome_score(o: Outcome, ply: usize, draw: i32) -> i32 {
     match o {
-        Outcome::Draw => 0,
+        Outcome::Draw => draw,
         Outcome::Win => MATE - ply as i32,
         Outcome::Loss => -(MATE - ply as i32),
     }
@@ -85,6 +85,8 @@ pub(crate) struct Searcher<'a, G: Game> {
     pv_len: [usize; MAX_PLY + 2],
     root_moves: Vec<RootMove<G::Move>>,
     root_depth: i32,
+    /// Side to move at the root (contempt is from its point of view).
+    root_side: usize,
 }
 
 impl<'a, G: Game> Searcher<'a, G> {
@@ -109,6 +111,18 @@ impl<'a, G: Game> Searcher<'a, G> {
             pv_len: [0; MAX_PLY + 2],
             root_moves: Vec::new(),
             root_depth: 0,
+            root_side: 0,
+        }
+    }
+
+    /// Draw score for the side to move in `pos`: contempt counts against the root side.
+    #[inline(always)]
+    fn draw_score(&self, pos: &G) -> i32 {
+        let c = self.shared.limits.contempt;
+        if pos.side_index() == self.root_side {
+            -c
+        } else {
+            c
         }
     }
 
@@ -176,6 +190,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         on_info: Option<InfoCallback<'_, G::Move>>,
     ) -> SearchResult<G::Move> {
         pos.reserve(MAX_PLY + 8);
+        self.root_side = pos.side_index();
         let limits = self.shared.limits;
         let mut legal = MoveList::new();
         pos.generate(GenType::All, &mut legal);
@@ -448,7 +463,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some(o) = pos.rule_outcome(ply) {
-            return outcome_score(o, ply);
+            return outcome_score(o, ply, self.draw_score(pos));
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
@@ -747,7 +762,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some(o) = pos.rule_outcome(ply) {
-            return outcome_score(o, ply);
+            return outcome_score(o, ply, self.draw_score(pos));
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {

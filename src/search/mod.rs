@@ -36,6 +36,9 @@ pub struct Limits<M> {
     pub banned_moves: Vec<M>,
     /// Number of helper threads plus one.
     pub threads: usize,
+    /// Contempt: how much worse than 0 a draw by rule is for the side to move at the
+    /// root (positive: avoid draws), in evaluation units.
+    pub contempt: i32,
 }
 
 impl<M> Default for Limits<M> {
@@ -47,6 +50,7 @@ impl<M> Default for Limits<M> {
             search_moves: Vec::new(),
             banned_moves: Vec::new(),
             threads: 1,
+            contempt: 0,
         }
     }
 }
