@@ -3,12 +3,12 @@
 
 use crate::protocol::output::{self, format_bestmove, format_info, Dialect};
 use crate::protocol::parse::GoCommand;
-use crate::search::{self, Limits, SearchControl, SearchResult};
+use crate::search::{self, Limits, SearchControl, SearchResult, SearchState};
 use crate::time::{self, Clock, TimeSettings};
 use crate::tt::TranspositionTable;
 use crate::xiangqi::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -70,6 +70,8 @@ pub struct Engine {
     /// Options.
     pub options: Options,
     tt: Arc<TranspositionTable>,
+    /// Move-ordering memory carried from one search of the game to the next.
+    state: Arc<Mutex<SearchState<Position>>>,
     search: Option<RunningSearch>,
 }
 
@@ -87,6 +89,7 @@ impl Engine {
             banned: Vec::new(),
             options: Options::default(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            state: Arc::new(Mutex::new(SearchState::new())),
             search: None,
         }
     }
@@ -158,6 +161,9 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.stop_and_wait();
         self.tt.clear();
+        if let Ok(mut state) = self.state.lock() {
+            state.clear();
+        }
     }
 
     /// Resizes the transposition table.
@@ -228,13 +234,14 @@ impl Engine {
         let draw_offered = Arc::new(AtomicBool::new(go.draw_offered));
         let pos = self.position.clone();
         let tt = Arc::clone(&self.tt);
+        let state = Arc::clone(&self.state);
         let thread_control = Arc::clone(&control);
         let thread_draw = Arc::clone(&draw_offered);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
-                let result = run_search(&pos, &limits, &tt, &thread_control, dialect);
+                let result = run_search(&pos, &limits, &tt, &thread_control, dialect, &state);
                 remember_root(&tt, &pos, &result);
                 let draw = thread_draw.load(Ordering::Relaxed) && accepts_draw(&result);
                 output::send(&format_bestmove(dialect, &result, draw));
@@ -300,6 +307,28 @@ fn run_search(
     tt: &TranspositionTable,
     control: &SearchControl,
     dialect: Dialect,
+    state: &Mutex<SearchState<Position>>,
+) -> SearchResult<Move> {
+    // Only one search runs at a time; a poisoned lock (a panicked search) is recovered
+    // with fresh memory.
+    let mut guard = match state.lock() {
+        Ok(g) => g,
+        Err(poisoned) => {
+            let mut g = poisoned.into_inner();
+            g.clear();
+            g
+        }
+    };
+    run_search_with(pos, limits, tt, control, dialect, &mut guard)
+}
+
+fn run_search_with(
+    pos: &Position,
+    limits: &Limits<Move>,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    dialect: Dialect,
+    state: &mut SearchState<Position>,
 ) -> SearchResult<Move> {
     let on_info = move |info: &search::SearchInfo<Move>| {
         for line in format_info(dialect, info) {
@@ -307,7 +336,7 @@ fn run_search(
         }
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        search::search(pos, limits, tt, control, &on_info)
+        search::search_with_state(pos, limits, tt, control, &on_info, state)
     }));
     match outcome {
         Ok(r) => r,
