@@ -46,7 +46,7 @@ impl Default for TimeSettings {
 }
 
 /// Margin kept below `max_move_time` for stopping the threads, printing and the pipe.
-const CAP_MARGIN: Duration = Duration::from_millis(150);
+const CAP_MARGIN: Duration = Duration::from_millis(300);
 
 /// The budget for a move, or `None` when the clock gives no limit (depth, nodes or
 /// infinite searches) — the cap then still applies through [`hard_cap`].
@@ -101,14 +101,14 @@ mod tests {
             ..Clock::default()
         };
         let b = budget(&clock, &TimeSettings::default()).unwrap();
-        assert!(b.hard <= ms(9_850));
+        assert!(b.hard <= ms(9_700));
         assert_eq!(b.soft, None);
         let clock = Clock {
             time_left: Some(ms(600_000)),
             ..Clock::default()
         };
         let b = budget(&clock, &TimeSettings::default()).unwrap();
-        assert!(b.hard <= ms(9_850));
+        assert!(b.hard <= ms(9_700));
         assert!(b.soft.unwrap() <= b.hard);
     }
 

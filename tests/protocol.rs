@@ -1,0 +1,757 @@
+//! End-to-end protocol tests: the real `jiang` binary driven over pipes, as a GUI would
+//! (UCI, UCCI, the Cyclone dialect and the terminal commands). Moves the engine answers
+//! are checked for legality with the library.
+//!
+//! Timings are printed (see them with `cargo test --release --test protocol -- --nocapture`).
+
+#[path = "common/engine.rs"]
+mod engine;
+
+use engine::Engine;
+use jiang::xiangqi::{Position, START_FEN};
+use std::time::{Duration, Instant};
+
+fn ms(v: u64) -> Duration {
+    Duration::from_millis(v)
+}
+
+/// Generous wait for anything that is not a timing assertion.
+const SLOW: Duration = Duration::from_secs(10);
+
+/// A position from a FEN (or the start) and a move list, built with the library.
+fn position(fen: Option<&str>, moves: &[&str]) -> Position {
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(f).unwrap_or_else(|e| panic!("bad test FEN {f}: {e:?}")),
+        None => Position::startpos(),
+    };
+    for m in moves {
+        let mv = pos
+            .parse_legal_move(m)
+            .unwrap_or_else(|e| panic!("test move {m} illegal: {e:?}"));
+        pos.make_move(mv);
+    }
+    pos
+}
+
+/// Asserts that `mv` (as the engine printed it) is legal in `pos`.
+#[track_caller]
+fn assert_legal(e: &Engine, pos: &Position, mv: &str) {
+    match pos.parse_legal_move(mv) {
+        Ok(m) if pos.legal_moves().contains(m) => {}
+        _ => e.fail(&format!("bestmove '{mv}' is not legal in {}", pos.to_fen())),
+    }
+}
+
+/// The `info` lines that carry a search report (depth and pv).
+fn search_infos(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .collect()
+}
+
+/// The UCCI score of an `info depth … score N pv …` line, if it is a plain integer.
+fn ucci_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "score")?;
+    words.get(i + 1)?.parse().ok()
+}
+
+fn uci_handshake(e: &mut Engine) -> Vec<String> {
+    e.send("uci");
+    e.read_while_waiting("uciok", SLOW, |l| l == "uciok")
+}
+
+fn ucci_handshake(e: &mut Engine) -> Vec<String> {
+    e.send("ucci");
+    e.read_while_waiting("ucciok", SLOW, |l| l == "ucciok")
+}
+
+/// Asserts that a UCCI search printed integer scores without `cp`/`mate` keywords.
+#[track_caller]
+fn assert_ucci_infos(e: &Engine, lines: &[String]) {
+    let infos = search_infos(lines);
+    if infos.is_empty() {
+        e.fail("no 'info depth … score … pv …' line");
+    }
+    for l in &infos {
+        if l.contains(" cp ") || l.contains(" mate ") || ucci_score(l).is_none() {
+            e.fail(&format!("not a UCCI score: {l}"));
+        }
+    }
+}
+
+/// Asserts that a UCI search printed `score cp|mate`, `nodes` and `pv`.
+#[track_caller]
+fn assert_uci_infos(e: &Engine, lines: &[String]) {
+    let infos = search_infos(lines);
+    if infos.is_empty() {
+        e.fail("no 'info depth … pv …' line");
+    }
+    for l in &infos {
+        let ok = (l.contains(" score cp ") || l.contains(" score mate "))
+            && l.contains(" nodes ")
+            && l.contains(" pv ");
+        if !ok {
+            e.fail(&format!(
+                "UCI info line lacks score cp/mate, nodes or pv: {l}"
+            ));
+        }
+    }
+}
+
+#[track_caller]
+fn assert_no_panic(e: &Engine) {
+    if e.stderr().contains("panicked") {
+        e.fail("the engine panicked");
+    }
+}
+
+#[test]
+fn uci_handshake_and_search() {
+    let mut e = Engine::start();
+    let lines = uci_handshake(&mut e);
+    let has = |p: &str| lines.iter().any(|l| l.starts_with(p));
+    for p in [
+        "id name jiang",
+        "option name Hash type spin",
+        "option name Threads",
+        "option name MaxMoveTime",
+    ] {
+        if !has(p) {
+            e.fail(&format!("no line starting with '{p}' before uciok"));
+        }
+    }
+    e.sync(SLOW);
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 4");
+    let (mv, lines) = e.bestmove(SLOW);
+    assert_uci_infos(&e, &lines);
+    assert_legal(&e, &position(None, &["h2e2", "h9g7"]), &mv);
+    assert_no_panic(&e);
+}
+
+#[test]
+fn ucci_handshake_search_and_quit() {
+    let mut e = Engine::start();
+    let lines = ucci_handshake(&mut e);
+    if !lines.iter().any(|l| l.starts_with("id name")) {
+        e.fail("no 'id name' line");
+    }
+    if !lines
+        .iter()
+        .any(|l| l == "option usemillisec type check default true")
+    {
+        e.fail("no 'option usemillisec type check default true' line");
+    }
+    if let Some(l) = lines.iter().find(|l| l.starts_with("option name")) {
+        e.fail(&format!("UCCI option lines have no 'name' keyword: {l}"));
+    }
+    e.send("go depth 3");
+    let (mv, lines) = e.bestmove(SLOW);
+    assert_ucci_infos(&e, &lines);
+    assert_legal(&e, &Position::startpos(), &mv);
+    e.send("quit");
+    e.expect_line("bye", ms(2000), |l| l == "bye");
+    let status = e.wait_exit(ms(2000));
+    if !status.success() {
+        e.fail(&format!("exit status {status}"));
+    }
+    assert_no_panic(&e);
+}
+
+/// VinXiangQi writes `uci` and `ucci` at once and then speaks UCCI.
+#[test]
+fn uci_then_ucci_back_to_back() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.send("ucci");
+    e.expect_line("uciok", SLOW, |l| l == "uciok");
+    e.expect_line("ucciok", SLOW, |l| l == "ucciok");
+    e.send("position startpos moves b2e2");
+    e.send("go depth 3");
+    let (mv, lines) = e.bestmove(SLOW);
+    assert_ucci_infos(&e, &lines);
+    assert_legal(&e, &position(None, &["b2e2"]), &mv);
+}
+
+/// UCI2WB's "Cyclone dialect": position lines without the word `position`, side `r`.
+#[test]
+fn cyclone_dialect_fen_line() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2");
+    e.send("go depth 3");
+    let (mv, lines) = e.bestmove(SLOW);
+    if let Some(l) = lines.iter().find(|l| l.starts_with("info string")) {
+        e.fail(&format!("the Cyclone line was refused: {l}"));
+    }
+    assert_uci_infos(&e, &lines);
+    let pos = position(Some(START_FEN), &["h2e2"]);
+    assert_legal(&e, &pos, &mv);
+}
+
+/// Tiny deterministic generator for the random game.
+struct XorShift(u64);
+
+impl XorShift {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// A pseudo-random legal game of `plies` plies that never reaches a position without a
+/// legal move.
+fn random_game(seed: u64, plies: usize) -> (Position, Vec<String>) {
+    let mut rng = XorShift(seed);
+    let mut pos = Position::startpos();
+    let mut moves = Vec::new();
+    while moves.len() < plies {
+        let legal: Vec<_> = pos.legal_moves().iter().copied().collect();
+        assert!(
+            !legal.is_empty(),
+            "the game reached a position without moves"
+        );
+        let start = rng.below(legal.len());
+        let mut played = false;
+        for k in 0..legal.len() {
+            let m = legal[(start + k) % legal.len()];
+            pos.make_move(m);
+            if !pos.legal_moves().is_empty() {
+                moves.push(m.to_string());
+                played = true;
+                break;
+            }
+            pos.unmake_move(m);
+        }
+        assert!(played, "every move leads to a position without moves");
+    }
+    (pos, moves)
+}
+
+#[test]
+fn long_move_list() {
+    let (pos, moves) = random_game(0x9E37_79B9_7F4A_7C15, 160);
+    // Cross-check with an independent replay of the text.
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    assert_eq!(position(None, &refs).to_fen(), pos.to_fen());
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    let before = e.sync(SLOW);
+    if let Some(l) = before.iter().find(|l| l.starts_with("info string")) {
+        e.fail(&format!(
+            "the {}-ply move list was refused: {l}",
+            moves.len()
+        ));
+    }
+    e.send("go depth 3");
+    let (mv, _) = e.bestmove(SLOW);
+    assert_legal(&e, &pos, &mv);
+    e.send("d");
+    let board = e.sync(SLOW);
+    let fen = format!("FEN: {}", pos.to_fen());
+    if !board.contains(&fen) {
+        e.fail(&format!("`d` does not show '{fen}'"));
+    }
+}
+
+#[test]
+fn isready_and_stop_during_infinite_search() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("position startpos moves h2e2");
+    e.send("go infinite");
+    e.expect_line("first info line", SLOW, |l| l.starts_with("info depth"));
+    let t = Instant::now();
+    e.send("isready");
+    let lines = e.read_while_waiting("readyok", SLOW, |l| l == "readyok");
+    let isready_ms = t.elapsed().as_millis();
+    println!("isready latency during search: {isready_ms} ms");
+    if lines.iter().any(|l| l.starts_with("bestmove")) {
+        e.fail("an infinite search answered bestmove on isready");
+    }
+    if isready_ms > 200 {
+        e.fail(&format!("readyok took {isready_ms} ms (limit 200)"));
+    }
+    // Still thinking: no bestmove by itself.
+    let more = e.drain(ms(150));
+    if more.iter().any(|l| l.starts_with("bestmove")) {
+        e.fail("an infinite search answered before stop");
+    }
+    let t = Instant::now();
+    e.send("stop");
+    let (mv, _) = e.bestmove(SLOW);
+    let stop_ms = t.elapsed().as_millis();
+    println!("stop latency (go infinite): {stop_ms} ms");
+    if stop_ms > 200 {
+        e.fail(&format!(
+            "bestmove took {stop_ms} ms after stop (limit 200)"
+        ));
+    }
+    assert_legal(&e, &position(None, &["h2e2"]), &mv);
+    // Exactly one answer.
+    if e.drain(ms(100)).iter().any(|l| l.starts_with("bestmove")) {
+        e.fail("two bestmove lines for one go");
+    }
+}
+
+#[test]
+fn stop_during_deep_search() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("position startpos moves h2e2 h7e7 h0g2");
+    e.send("go depth 60");
+    e.expect_line("first info line", SLOW, |l| l.starts_with("info depth"));
+    let more = e.drain(ms(300));
+    if more.iter().any(|l| l.starts_with("bestmove")) {
+        e.fail("depth 60 finished in 300 ms?");
+    }
+    let t = Instant::now();
+    e.send("stop");
+    let (mv, _) = e.bestmove(SLOW);
+    let stop_ms = t.elapsed().as_millis();
+    println!("stop latency (go depth 60): {stop_ms} ms");
+    if stop_ms > 200 {
+        e.fail(&format!(
+            "bestmove took {stop_ms} ms after stop (limit 200)"
+        ));
+    }
+    assert_legal(&e, &position(None, &["h2e2", "h7e7", "h0g2"]), &mv);
+}
+
+#[test]
+fn ponder_hit_and_ponder_stop() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    let moves = ["h2e2", "h9g7"];
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go ponder wtime 2000 btime 2000");
+    if e.drain(ms(300)).iter().any(|l| l.starts_with("bestmove")) {
+        e.fail("a ponder search answered before ponderhit");
+    }
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (mv, _) = e.bestmove(ms(2500));
+    println!("bestmove {} ms after ponderhit", t.elapsed().as_millis());
+    assert_legal(&e, &position(None, &moves), &mv);
+
+    e.send("go ponder wtime 2000 btime 2000");
+    if e.drain(ms(300)).iter().any(|l| l.starts_with("bestmove")) {
+        e.fail("a ponder search answered before stop");
+    }
+    let t = Instant::now();
+    e.send("stop");
+    let (mv, _) = e.bestmove(ms(1000));
+    println!(
+        "bestmove {} ms after stop (ponder)",
+        t.elapsed().as_millis()
+    );
+    assert_legal(&e, &position(None, &moves), &mv);
+
+    // The same in UCCI (milliseconds mode is the default).
+    let mut e = Engine::start();
+    ucci_handshake(&mut e);
+    e.send("position startpos moves h2e2");
+    e.send("go ponder time 2000 increment 0");
+    if e.drain(ms(300)).iter().any(|l| l.starts_with("bestmove")) {
+        e.fail("a UCCI ponder search answered before ponderhit");
+    }
+    e.send("ponderhit");
+    let (mv, _) = e.bestmove(ms(2500));
+    assert_legal(&e, &position(None, &["h2e2"]), &mv);
+}
+
+/// Milliseconds from writing `go` to reading `bestmove`.
+#[track_caller]
+fn timed_go(e: &mut Engine, go: &str, timeout: Duration) -> (String, u128) {
+    let t = Instant::now();
+    e.send(go);
+    let (mv, _) = e.bestmove(timeout);
+    (mv, t.elapsed().as_millis())
+}
+
+#[test]
+fn ten_second_cap_uci_clock() {
+    if cfg!(debug_assertions) {
+        println!("skipped: the 10 s cap test runs only with --release");
+        return;
+    }
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("position startpos moves h2e2 h9g7");
+    let (mv, t) = timed_go(&mut e, "go wtime 600000 btime 600000", ms(15_000));
+    println!("UCI go wtime 600000 btime 600000: bestmove after {t} ms");
+    assert_legal(&e, &position(None, &["h2e2", "h9g7"]), &mv);
+    if t >= 10_000 {
+        e.fail(&format!("bestmove after {t} ms (cap 10 s)"));
+    }
+}
+
+#[test]
+fn ten_second_cap_ucci_clock() {
+    if cfg!(debug_assertions) {
+        println!("skipped: the 10 s cap test runs only with --release");
+        return;
+    }
+    let mut e = Engine::start();
+    ucci_handshake(&mut e);
+    e.send("position startpos moves b2e2");
+    let (mv, t) = timed_go(&mut e, "go time 600000 movestogo 1", ms(15_000));
+    println!("UCCI go time 600000 movestogo 1: bestmove after {t} ms");
+    assert_legal(&e, &position(None, &["b2e2"]), &mv);
+    if t >= 10_000 {
+        e.fail(&format!("bestmove after {t} ms (cap 10 s)"));
+    }
+}
+
+#[test]
+fn max_move_time_option() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("setoption name MaxMoveTime value 1000");
+    let lines = e.sync(SLOW);
+    if let Some(l) = lines.iter().find(|l| l.starts_with("info string")) {
+        e.fail(&format!("MaxMoveTime 1000 was not accepted silently: {l}"));
+    }
+    e.send("position startpos");
+    let (mv, t) = timed_go(&mut e, "go wtime 600000 btime 600000", ms(5000));
+    println!("MaxMoveTime 1000, go wtime 600000: bestmove after {t} ms");
+    assert_legal(&e, &Position::startpos(), &mv);
+    if t > 1200 {
+        e.fail(&format!(
+            "bestmove after {t} ms with MaxMoveTime 1000 (limit 1200)"
+        ));
+    }
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("position startpos moves h2e2 h7e7");
+    let (mv, t) = timed_go(&mut e, "go movetime 300", ms(5000));
+    println!("go movetime 300: bestmove after {t} ms");
+    assert_legal(&e, &position(None, &["h2e2", "h7e7"]), &mv);
+    if t > 450 {
+        e.fail(&format!(
+            "bestmove after {t} ms for movetime 300 (limit 450)"
+        ));
+    }
+    // A fixed move time is meant to be used, not half of it.
+    if t < 200 {
+        e.fail(&format!("bestmove after only {t} ms for movetime 300"));
+    }
+}
+
+#[test]
+fn banmoves_forbids_the_best_move_until_next_position() {
+    // Red takes a free chariot on the open a-file.
+    let fen = "r3k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+    let pos = position(Some(fen), &[]);
+    let mut e = Engine::start();
+    ucci_handshake(&mut e);
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 4");
+    let (best, _) = e.bestmove(SLOW);
+    if best != "a0a9" {
+        e.fail(&format!("expected the capture a0a9, got {best}"));
+    }
+    e.send(&format!("banmoves {best}"));
+    let lines = e.sync(SLOW);
+    if let Some(l) = lines.iter().find(|l| l.starts_with("info string")) {
+        e.fail(&format!("banmoves {best} refused: {l}"));
+    }
+    e.send("go depth 4");
+    let (other, _) = e.bestmove(SLOW);
+    assert_legal(&e, &pos, &other);
+    if other == best {
+        e.fail(&format!("the banned move {best} was played"));
+    }
+    // A new `position` clears the ban.
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 4");
+    let (again, _) = e.bestmove(SLOW);
+    if again != best {
+        e.fail(&format!(
+            "after a new position expected {best} again, got {again}"
+        ));
+    }
+}
+
+#[test]
+fn no_legal_move_answers() {
+    // Black is checkmated: chariots on a9 (check along the back rank) and a8.
+    let fen = "R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1";
+    let pos = position(Some(fen), &[]);
+    assert!(
+        pos.legal_moves().is_empty() && pos.in_check(),
+        "test position must be mate"
+    );
+
+    let mut e = Engine::start();
+    ucci_handshake(&mut e);
+    e.send("position startpos");
+    e.send("stop");
+    let line = e.expect_line("nobestmove for an idle stop", ms(2000), |l| {
+        l == "nobestmove" || l.starts_with("bestmove")
+    });
+    if line != "nobestmove" {
+        e.fail("idle stop in UCCI must answer nobestmove");
+    }
+    e.send("go depth 0");
+    let lines = e.read_while_waiting("answer to go depth 0", SLOW, |l| {
+        l == "nobestmove" || l.starts_with("bestmove")
+    });
+    if lines.last().unwrap() != "nobestmove" {
+        e.fail("UCCI go depth 0 must answer nobestmove");
+    }
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let lines = e.read_while_waiting("answer in a mated position", SLOW, |l| {
+        l == "nobestmove" || l.starts_with("bestmove")
+    });
+    if lines.last().unwrap() != "nobestmove" {
+        e.fail("UCCI must answer nobestmove when there is no legal move");
+    }
+
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let line = e.expect_line("bestmove", SLOW, |l| l.starts_with("bestmove"));
+    if line != "bestmove (none)" {
+        e.fail("UCI must answer 'bestmove (none)' when there is no legal move");
+    }
+    assert_no_panic(&e);
+}
+
+/// Sends a bad input (bytes, newline included) and checks: exactly `strings` info string
+/// lines before `readyok`, each containing `says`, and the process alive.
+#[track_caller]
+fn bad_input(e: &mut Engine, bytes: &[u8], strings: usize, says: &str) {
+    e.send_raw(bytes);
+    let lines = e.sync(SLOW);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(60)]).into_owned();
+    if infos.len() != strings {
+        e.fail(&format!(
+            "{} info string lines for '{shown}', expected {strings}",
+            infos.len()
+        ));
+    }
+    if let Some(l) = infos.iter().find(|l| !l.contains(says)) {
+        e.fail(&format!(
+            "the complaint about '{shown}' does not say '{says}': {l}"
+        ));
+    }
+    if !e.is_running() {
+        e.fail("the engine exited on bad input");
+    }
+}
+
+#[test]
+fn bad_input_is_survived_and_reported_once() {
+    let moves = ["h2e2", "h9g7"];
+    let pos = position(None, &moves);
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.sync(SLOW);
+
+    let mut garbage = Vec::with_capacity(100 * 1024 + 1);
+    while garbage.len() < 100 * 1024 {
+        garbage.extend_from_slice(b"zq#x7 ");
+    }
+    garbage.push(b'\n');
+    let fen8 = "rnbakabnr/9/1c5c1/p1p1p1p1p/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+    let two_kings = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBKKABNR w";
+    let cases: Vec<(Vec<u8>, usize, &str)> = vec![
+        (b"frobnicate\n".to_vec(), 1, "frobnicate"),
+        (b"position fen garbage\n".to_vec(), 1, "position"),
+        (format!("position fen {fen8}\n").into_bytes(), 1, "position"),
+        (
+            format!("position fen {two_kings}\n").into_bytes(),
+            1,
+            "king",
+        ),
+        (b"position startpos moves h2e2 h2e2\n".to_vec(), 1, "h2e2"),
+        (b"position startpos moves zz99\n".to_vec(), 1, "position"),
+        (b"setoption name Hash value -5\n".to_vec(), 1, "range"),
+        // Clamped to the maximum (a real allocation), then back to a small table.
+        (b"setoption name Hash value 99999999\n".to_vec(), 1, "range"),
+        (b"setoption name Hash value 16\n".to_vec(), 0, ""),
+        (
+            b"setoption name Threads value banana\n".to_vec(),
+            1,
+            "banana",
+        ),
+        (b"\n".to_vec(), 0, ""),
+        (garbage, 1, "unknown"),
+        (b"\xff\xfe\xfd\x80 \xc3\x28\n".to_vec(), 1, "unknown"),
+        (b"banmoves zz11\n".to_vec(), 1, "zz11"),
+    ];
+    for (bytes, strings, says) in &cases {
+        bad_input(&mut e, bytes, *strings, says);
+    }
+
+    // `go depth banana`: one complaint, then a search without a limit that still answers.
+    e.send("go depth banana");
+    let (mv, lines) = e.bestmove(SLOW);
+    let n = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .count();
+    if n != 1 {
+        e.fail(&format!(
+            "{n} info string lines for 'go depth banana', expected 1"
+        ));
+    }
+    assert_legal(&e, &pos, &mv);
+
+    // A negative clock (a flag fell): a fast legal answer.
+    let t = Instant::now();
+    e.send("go wtime -100 btime -100");
+    let (mv, lines) = e.bestmove(SLOW);
+    let t = t.elapsed().as_millis();
+    let n = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .count();
+    println!("go wtime -100 btime -100: bestmove after {t} ms, {n} info string lines");
+    assert_legal(&e, &pos, &mv);
+    if t > 500 {
+        e.fail(&format!(
+            "negative clock: bestmove after {t} ms (limit 500)"
+        ));
+    }
+    if n > 1 {
+        e.fail("more than one complaint about a negative clock");
+    }
+
+    // The position in force is still the last valid one.
+    e.send("d");
+    let board = e.sync(SLOW);
+    let fen = format!("FEN: {}", pos.to_fen());
+    if !board.contains(&fen) {
+        e.fail(&format!("after the bad input the position is not '{fen}'"));
+    }
+    e.send("go depth 2");
+    let (mv, _) = e.bestmove(SLOW);
+    assert_legal(&e, &pos, &mv);
+    if !e.is_running() {
+        e.fail("the engine exited");
+    }
+    assert_no_panic(&e);
+}
+
+#[test]
+fn eof_after_go_still_answers_then_exits() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("position startpos moves c3c4");
+    e.send("go depth 3");
+    e.close_stdin();
+    let (mv, _) = e.bestmove(SLOW);
+    assert_legal(&e, &position(None, &["c3c4"]), &mv);
+    let status = e.wait_exit(ms(2000));
+    if !status.success() {
+        e.fail(&format!("exit status {status} after EOF"));
+    }
+    assert_no_panic(&e);
+}
+
+#[test]
+fn terminal_commands_before_handshake() {
+    let mut e = Engine::start();
+    let start = Position::startpos();
+
+    e.send("d");
+    let board = e.sync(SLOW);
+    if !board.iter().any(|l| l.contains("a b c d e f g h i")) {
+        e.fail("`d` shows no file letters a b c d e f g h i");
+    }
+    let fen = format!("FEN: {}", start.to_fen());
+    if !board.contains(&fen) {
+        e.fail(&format!("`d` shows no '{fen}' line"));
+    }
+
+    e.send("help");
+    let help = e.sync(SLOW).join("\n");
+    for cmd in ["position", "go", "stop", "perft", "moves", "quit"] {
+        if !help.contains(cmd) {
+            e.fail(&format!("`help` does not mention '{cmd}'"));
+        }
+    }
+
+    e.send("moves");
+    let out = e.sync(SLOW);
+    let line = out
+        .iter()
+        .find(|l| l.contains("legal moves"))
+        .unwrap_or_else(|| e.fail("`moves` printed no move list"));
+    let listed: Vec<&str> = line
+        .split_once(':')
+        .map_or("", |(_, m)| m)
+        .split_whitespace()
+        .collect();
+    if !line.starts_with("44 ") || listed.len() != 44 {
+        e.fail(&format!("expected 44 legal moves, got: {line}"));
+    }
+    for m in &listed {
+        assert_legal(&e, &start, m);
+    }
+
+    e.send("perft 3");
+    let out = e.sync(SLOW);
+    if !out.iter().any(|l| l == "Nodes searched: 79666") {
+        e.fail("`perft 3` did not print 'Nodes searched: 79666'");
+    }
+
+    e.send("eval");
+    let out = e.sync(SLOW);
+    if out.len() < 3 || !out.join("\n").to_ascii_lowercase().contains("material") {
+        e.fail("`eval` printed no breakdown");
+    }
+
+    e.send("go depth 3");
+    let (mv, _) = e.bestmove(SLOW);
+    assert_legal(&e, &start, &mv);
+    let errors: Vec<_> = board
+        .iter()
+        .chain(out.iter())
+        .filter(|l| l.starts_with("error") || l.starts_with("info string"))
+        .collect();
+    if !errors.is_empty() {
+        e.fail(&format!("complaints in terminal mode: {errors:?}"));
+    }
+    assert_no_panic(&e);
+}
+
+#[test]
+fn probe_after_search_shows_the_hash_move() {
+    let mut e = Engine::start();
+    ucci_handshake(&mut e);
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (best, _) = e.bestmove(SLOW);
+    e.send("probe startpos");
+    let line = e.expect_line("pophash", SLOW, |l| l.starts_with("pophash"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(i) = words.iter().position(|w| *w == "bestmove") else {
+        e.fail("pophash has no bestmove after a search of that position");
+    };
+    let mv = words.get(i + 1).copied().unwrap_or("");
+    assert_legal(&e, &Position::startpos(), mv);
+    if mv != best {
+        e.fail(&format!(
+            "pophash bestmove {mv} differs from the search's {best}"
+        ));
+    }
+}
