@@ -163,21 +163,17 @@ impl<G: Game> MovePicker<G> {
                     }
                 },
                 Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
-                    let (m, next) = match self.stage {
-                        Stage::Killer1 => (self.killers[0], Stage::Killer2),
-                        Stage::Killer2 => (self.killers[1], Stage::Counter),
-                        _ => (self.counter, Stage::GenQuiets),
+                    // Each special quiet move is tried once: skip it if an earlier stage
+                    // (TT move, first killer, second killer) already returned it.
+                    let (m, earlier, next): (_, &[Option<G::Move>], _) = match self.stage {
+                        Stage::Killer1 => (self.killers[0], &[], Stage::Killer2),
+                        Stage::Killer2 => (self.killers[1], &self.killers[..1], Stage::Counter),
+                        _ => (self.counter, &self.killers[..], Stage::GenQuiets),
                     };
+                    let fresh = m.is_some() && m != self.tt_move && !earlier.contains(&m);
                     self.stage = next;
-                    if self.skip_quiets {
-                        continue;
-                    }
-                    if let Some(m) = m {
-                        let repeat = Some(m) == self.tt_move
-                            || (self.stage == Stage::Counter && Some(m) == self.killers[0])
-                            || (self.stage == Stage::GenQuiets
-                                && (Some(m) == self.killers[0] || Some(m) == self.killers[1]));
-                        if !repeat && !pos.is_capture(m) && pos.is_legal(m) {
+                    if let (Some(m), true, false) = (m, fresh, self.skip_quiets) {
+                        if !pos.is_capture(m) && pos.is_legal(m) {
                             return Some(m);
                         }
                     }
