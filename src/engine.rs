@@ -3,7 +3,7 @@
 
 use crate::protocol::output::{self, format_bestmove, format_info, Dialect};
 use crate::protocol::parse::GoCommand;
-use crate::search::{self, Limits, SearchControl, SearchResult};
+use crate::search::{self, Limits, SearchControl, SearchResult, SearchState};
 use crate::time::{self, Clock, TimeSettings};
 use crate::tt::TranspositionTable;
 use crate::xiangqi::{Move, Position};
@@ -20,6 +20,8 @@ pub const DEFAULT_HASH_MB: usize = 64;
 pub const MAX_HASH_MB: usize = 1024;
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 256;
+/// Default contempt (see [`Options::contempt`]).
+pub const DEFAULT_CONTEMPT: i32 = 10;
 /// How long a plain `go` (no limit given) thinks.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 
@@ -38,6 +40,9 @@ pub struct Options {
     pub move_overhead: Duration,
     /// Longest any timed move may take.
     pub max_move_time: Duration,
+    /// How much worse than 0 a draw by rule counts for the engine (evaluation units; a
+    /// horse is about 400): a little above 0 makes it play on instead of repeating.
+    pub contempt: i32,
     /// Print progress reports of searches that are not infinite (CECP `post`/`nopost`;
     /// always on for UCCI and UCI).
     pub show_thinking: bool,
@@ -53,6 +58,7 @@ impl Default for Options {
             use_millisec: true,
             move_overhead: t.move_overhead,
             max_move_time: t.max_move_time,
+            contempt: DEFAULT_CONTEMPT,
             show_thinking: true,
         }
     }
@@ -95,6 +101,8 @@ pub struct Engine {
     /// Options.
     pub options: Options,
     tt: Arc<TranspositionTable>,
+    /// Move-ordering memory carried from one search of the game to the next.
+    state: Arc<Mutex<SearchState<Position>>>,
     search: Option<RunningSearch>,
     /// The outcome of the last search joined, until [`Engine::take_outcome`].
     outcome: Option<SearchOutcome>,
@@ -114,6 +122,7 @@ impl Engine {
             banned: Vec::new(),
             options: Options::default(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            state: Arc::new(Mutex::new(SearchState::new())),
             search: None,
             outcome: None,
         }
@@ -227,10 +236,11 @@ impl Engine {
         self.banned.clear();
     }
 
-    /// A new game: clears the transposition table.
+    /// A new game: clears the transposition table and the move-ordering memory.
     pub fn new_game(&mut self) {
         self.stop_and_wait();
         self.tt.clear();
+        lock_state(&self.state).clear();
     }
 
     /// Resizes the transposition table.
@@ -297,10 +307,12 @@ impl Engine {
             search_moves,
             banned_moves: self.banned.clone(),
             threads: self.options.threads,
+            contempt: self.options.contempt,
         };
         let draw_offered = Arc::new(AtomicBool::new(go.draw_offered));
         let pos = self.position.clone();
         let tt = Arc::clone(&self.tt);
+        let state = Arc::clone(&self.state);
         let thread_control = Arc::clone(&control);
         let thread_draw = Arc::clone(&draw_offered);
         let gate = Arc::new(Mutex::new(AnswerGate::default()));
@@ -311,7 +323,15 @@ impl Engine {
             .name("search".into())
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
-                let result = run_search(&pos, &limits, &tt, &thread_control, dialect, show_info);
+                let result = run_search(
+                    &pos,
+                    &limits,
+                    &tt,
+                    &thread_control,
+                    dialect,
+                    show_info,
+                    &state,
+                );
                 remember_root(&tt, &pos, &result);
                 let draw = thread_draw.load(Ordering::Relaxed) && accepts_draw(&result);
                 let lines = match dialect {
@@ -397,6 +417,21 @@ fn accepts_draw(result: &SearchResult<Move>) -> bool {
     result.best_move.is_some() && result.score <= -150
 }
 
+/// Locks the search state. Only one search runs at a time; a lock poisoned by a panicked
+/// search is recovered with fresh memory.
+fn lock_state(
+    state: &Mutex<SearchState<Position>>,
+) -> std::sync::MutexGuard<'_, SearchState<Position>> {
+    match state.lock() {
+        Ok(g) => g,
+        Err(poisoned) => {
+            let mut g = poisoned.into_inner();
+            g.clear();
+            g
+        }
+    }
+}
+
 /// Runs the search, turning a panic inside it into a legal fallback answer.
 fn run_search(
     pos: &Position,
@@ -405,6 +440,7 @@ fn run_search(
     control: &SearchControl,
     dialect: Dialect,
     show_info: bool,
+    state: &Mutex<SearchState<Position>>,
 ) -> SearchResult<Move> {
     let on_info = move |info: &search::SearchInfo<Move>| {
         if show_info {
@@ -414,7 +450,7 @@ fn run_search(
         }
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        search::search(pos, limits, tt, control, &on_info)
+        search::search_with_state(pos, limits, tt, control, &on_info, &mut lock_state(state))
     }));
     match outcome {
         Ok(r) => r,

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub enum Bound {
     /// No usable score.
     None = 0,
-    /// score ≤ true value... the true value is at most `score` (fail-low).
+    /// The true value is at most `score` (fail-low).
     Upper = 1,
     /// The true value is at least `score` (fail-high).
     Lower = 2,
@@ -255,7 +255,7 @@ impl TranspositionTable {
         b.words[2 * i + 1].store(data, Ordering::Relaxed);
     }
 
-    /// Per-mille of the first 1000 buckets' entries written by the current search.
+    /// Per-mille of the first 1000 entries (250 buckets) written by the current search.
     pub fn hashfull(&self) -> u32 {
         let gen = self.gen();
         let n = self.buckets.len().min(250);

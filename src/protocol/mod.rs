@@ -157,6 +157,10 @@ impl Session {
             "option name MaxMoveTime type spin default {} min 100 max 10000",
             o.max_move_time.as_millis()
         ));
+        send(&format!(
+            "option name Contempt type spin default {} min 0 max 200",
+            crate::engine::DEFAULT_CONTEMPT
+        ));
         send("uciok");
     }
 
@@ -184,6 +188,10 @@ impl Session {
         send("option randomness type combo var none var small var medium var large default none");
         send("option newgame type button");
         send("option maxmovetime type spin min 100 max 10000 default 10000");
+        send(&format!(
+            "option contempt type spin min 0 max 200 default {}",
+            crate::engine::DEFAULT_CONTEMPT
+        ));
         send("ucciok");
     }
 
@@ -260,6 +268,11 @@ impl Session {
             "moveoverhead" => {
                 if let Some(v) = number(0, 5000) {
                     self.engine.options.move_overhead = Duration::from_millis(v);
+                }
+            }
+            "contempt" => {
+                if let Some(v) = number(0, 200) {
+                    self.engine.options.contempt = v as i32;
                 }
             }
             "maxmovetime" => {

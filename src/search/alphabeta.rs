@@ -44,11 +44,11 @@ fn lmp_count(depth: i32, improving: bool) -> usize {
     (if improving { base } else { base / 2 + 1 }) as usize
 }
 
-/// Score of a rule outcome at `ply`.
+/// Score of a rule outcome at `ply`; `draw` is the draw score for the side to move.
 #[inline(always)]
-fn outcome_score(o: Outcome, ply: usize) -> i32 {
+fn outcome_score(o: Outcome, ply: usize, draw: i32) -> i32 {
     match o {
-        Outcome::Draw => 0,
+        Outcome::Draw => draw,
         Outcome::Win => MATE - ply as i32,
         Outcome::Loss => -(MATE - ply as i32),
     }
@@ -61,6 +61,8 @@ struct Frame<M> {
     mv: Option<M>,
     /// History index of that move (for counter-moves).
     hist_idx: usize,
+    /// A move to leave out (singular-extension verification search).
+    excluded: Option<M>,
 }
 
 struct RootMove<M> {
@@ -77,28 +79,31 @@ pub(crate) struct Searcher<'a, G: Game> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
-    hist: Box<History<G>>,
+    hist: &'a mut History<G>,
     stack: Vec<Frame<G::Move>>,
     pv: Vec<[Option<G::Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     root_moves: Vec<RootMove<G::Move>>,
     root_depth: i32,
+    /// Side to move at the root (contempt is from its point of view).
+    root_side: usize,
 }
 
 impl<'a, G: Game> Searcher<'a, G> {
-    pub fn new(shared: &'a Shared<'a, G::Move>, id: usize) -> Self {
+    pub fn new(shared: &'a Shared<'a, G::Move>, id: usize, hist: &'a mut History<G>) -> Self {
         Searcher {
             shared,
             id,
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            hist: Box::new(History::new()),
+            hist,
             stack: vec![
                 Frame {
                     eval: 0,
                     mv: None,
-                    hist_idx: 0
+                    hist_idx: 0,
+                    excluded: None,
                 };
                 MAX_PLY + 4
             ],
@@ -106,6 +111,18 @@ impl<'a, G: Game> Searcher<'a, G> {
             pv_len: [0; MAX_PLY + 2],
             root_moves: Vec::new(),
             root_depth: 0,
+            root_side: 0,
+        }
+    }
+
+    /// Draw score for the side to move in `pos`: contempt counts against the root side.
+    #[inline(always)]
+    fn draw_score(&self, pos: &G) -> i32 {
+        let c = self.shared.limits.contempt;
+        if pos.side_index() == self.root_side {
+            -c
+        } else {
+            c
         }
     }
 
@@ -173,6 +190,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         on_info: Option<InfoCallback<'_, G::Move>>,
     ) -> SearchResult<G::Move> {
         pos.reserve(MAX_PLY + 8);
+        self.root_side = pos.side_index();
         let limits = self.shared.limits;
         let mut legal = MoveList::new();
         pos.generate(GenType::All, &mut legal);
@@ -341,6 +359,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.id == 0 {
             control.stop();
         }
+        // Publish the exact count (the counter is otherwise updated every 512 nodes).
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         let best = &self.root_moves[0];
         SearchResult {
             best_move: Some(best.mv),
@@ -443,7 +463,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some(o) = pos.rule_outcome(ply) {
-            return outcome_score(o, ply);
+            return outcome_score(o, ply, self.draw_score(pos));
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
@@ -456,6 +476,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             return alpha;
         }
 
+        let excluded = self.stack[ply].excluded;
         let key = pos.key();
         let tt = self.shared.tt.probe(key, ply);
         let tt_move = tt
@@ -463,6 +484,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             .filter(|&m| pos.is_legal(m));
         if let Some(e) = tt {
             if !PV
+                && excluded.is_none()
                 && e.depth >= depth
                 && match e.bound {
                     Bound::Exact => true,
@@ -475,10 +497,14 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
 
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt.map_or_else(|| pos.evaluate(), |e| e.eval)
+        };
         let eval = if in_check {
             -INFINITY
         } else {
-            let static_eval = tt.map_or_else(|| pos.evaluate(), |e| e.eval);
             // A TT score is a better estimate when its bound points the right way.
             match tt {
                 Some(e)
@@ -494,7 +520,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
-        if !PV && !in_check && beta.abs() < MATE_BOUND {
+        if !PV && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.
             if depth <= 7 && eval - rfp_margin(depth, improving) >= beta {
                 return eval;
@@ -531,9 +557,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         } else {
             None
         };
+        let prev2_idx = if ply > 1 && self.stack[ply - 2].mv.is_some() {
+            Some(self.stack[ply - 2].hist_idx)
+        } else {
+            None
+        };
+        let cont = [prev_idx, prev2_idx];
         let counter = prev_idx.and_then(|i| self.hist.counter(i));
         let killers = self.hist.killers[ply];
-        let mut picker = MovePicker::<G>::new(pos, tt_move, killers, counter);
+        let mut picker = MovePicker::<G>::new(pos, tt_move, killers, counter, cont);
         let side = pos.side_index();
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -542,7 +574,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut n_quiets = 0;
         let original_alpha = alpha;
 
-        while let Some(m) = picker.next(pos, &self.hist) {
+        while let Some(m) = picker.next(pos, self.hist) {
+            if Some(m) == excluded {
+                continue;
+            }
             let is_capture = pos.is_capture(m);
             let gives_check = pos.gives_check(m);
             let is_killer = killers.contains(&Some(m));
@@ -553,8 +588,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                         picker.skip_quiets = true;
                         continue;
                     }
+                    // Futility: this quiet move cannot lift a hopeless eval to alpha. Skip
+                    // only this move: a later quiet move may give check.
                     if depth <= 6 && eval + futility_margin(depth) <= alpha && !is_killer {
-                        picker.skip_quiets = true;
                         continue;
                     }
                 } else if is_capture && depth <= 6 && !pos.see_ge(m, -110 * depth) {
@@ -563,7 +599,41 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
 
             // Check extension, limited so that checking sequences cannot run away.
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let mut extension =
+                i32::from(gives_check && ply < 2 * self.root_depth as usize && pos.see_ge(m, 0));
+            // Singular extension: if every other move fails well below the TT move's
+            // score, the TT move is forced and deserves a deeper look. If even without it
+            // the node fails high, cut (multi-cut).
+            if let Some(e) = tt {
+                if Some(m) == tt_move
+                    && excluded.is_none()
+                    && depth >= 7
+                    && e.depth >= depth - 3
+                    && matches!(e.bound, Bound::Lower | Bound::Exact)
+                    && e.score.abs() < MATE_BOUND
+                    && ply < 2 * self.root_depth as usize
+                {
+                    let s_beta = e.score - 2 * depth;
+                    self.stack[ply].excluded = Some(m);
+                    let v = self.negamax::<false>(
+                        pos,
+                        (depth - 1) / 2,
+                        s_beta - 1,
+                        s_beta,
+                        ply,
+                        cut_node,
+                    );
+                    self.stack[ply].excluded = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v < s_beta {
+                        extension = 1;
+                    } else if s_beta >= beta {
+                        return s_beta;
+                    }
+                }
+            }
             let new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
             self.stack[ply].hist_idx = pos.history_index(m);
@@ -581,8 +651,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r -= i32::from(in_check);
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
-                    let h = self.hist.quiet_score(side, self.stack[ply].hist_idx);
-                    r -= h / 6000;
+                    let h = self
+                        .hist
+                        .ordering_score(side, self.stack[ply].hist_idx, &cont);
+                    r -= h / 8000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score =
@@ -617,11 +689,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                     if score >= beta {
                         if !is_capture {
                             let bonus = history_bonus(depth);
-                            self.hist
-                                .update_quiet(side, self.stack[ply].hist_idx, bonus);
+                            let idx = self.stack[ply].hist_idx;
+                            self.hist.update_quiet_stats(side, idx, &cont, bonus);
                             for q in quiets_tried[..n_quiets].iter().flatten() {
                                 let idx = pos.history_index(*q);
-                                self.hist.update_quiet(side, idx, -bonus);
+                                self.hist.update_quiet_stats(side, idx, &cont, -bonus);
                             }
                             self.hist.add_killer(ply, m);
                             if let Some(pi) = prev_idx {
@@ -640,8 +712,16 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
 
         if moves_searched == 0 {
+            if excluded.is_some() {
+                // Only the excluded move: it is singular.
+                return alpha;
+            }
             // No legal move (pruning only starts after one move): lost, stalemate included.
             return -(MATE - ply as i32);
+        }
+        if excluded.is_some() {
+            // A verification search: its result is not this node's value.
+            return best_score;
         }
         let bound = if best_score >= beta {
             Bound::Lower
@@ -650,7 +730,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { self.stack[ply].eval };
+        // The raw static evaluation, not the TT-adjusted estimate: adjusting it again on
+        // every probe would drift.
+        let stored_eval = if in_check { 0 } else { static_eval };
         self.shared.tt.store(
             key,
             ply,
@@ -680,7 +762,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some(o) = pos.rule_outcome(ply) {
-            return outcome_score(o, ply);
+            return outcome_score(o, ply, self.draw_score(pos));
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
@@ -722,7 +804,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut best_move = None;
         let mut moves = 0;
         let original_alpha = alpha;
-        while let Some(m) = picker.next(pos, &self.hist) {
+        while let Some(m) = picker.next(pos, self.hist) {
             moves += 1;
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.

@@ -14,6 +14,9 @@ pub struct History<G: Game> {
     butterfly: Vec<i16>,
     /// Best reply to the previous move, by the previous move's history index.
     counter: Vec<Option<G::Move>>,
+    /// Continuation history `[earlier move's index][move's index]`: how good a quiet move
+    /// was after a given move one or two plies before.
+    cont: Vec<i16>,
     /// Two quiet moves per ply that caused beta cut-offs.
     pub killers: [[Option<G::Move>; 2]; MAX_PLY + 2],
 }
@@ -24,8 +27,19 @@ impl<G: Game> History<G> {
         History {
             butterfly: vec![0; 2 * G::HISTORY_SIZE],
             counter: vec![None; G::HISTORY_SIZE],
+            cont: vec![0; G::HISTORY_SIZE * G::HISTORY_SIZE],
             killers: [[None; 2]; MAX_PLY + 2],
         }
+    }
+
+    /// Prepares the tables for the next search of the same game: history values are
+    /// halved (still useful, less certain), killers are cleared (they belong to plies of
+    /// the old tree).
+    pub fn age(&mut self) {
+        for v in self.butterfly.iter_mut().chain(self.cont.iter_mut()) {
+            *v /= 2;
+        }
+        self.killers = [[None; 2]; MAX_PLY + 2];
     }
 
     /// History score of a quiet move.
@@ -38,10 +52,33 @@ impl<G: Game> History<G> {
     /// the limit, the less it moves, so old information decays.
     #[inline(always)]
     pub fn update_quiet(&mut self, side: usize, idx: usize, bonus: i32) {
-        let slot = &mut self.butterfly[side * G::HISTORY_SIZE + idx];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let v = *slot as i32;
-        *slot = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+        gravity(&mut self.butterfly[side * G::HISTORY_SIZE + idx], bonus);
+    }
+
+    /// Ordering score of a quiet move: butterfly plus continuation history after the
+    /// moves one and two plies earlier (`prev`, when they exist).
+    #[inline(always)]
+    pub fn ordering_score(&self, side: usize, idx: usize, prev: &[Option<usize>; 2]) -> i32 {
+        let mut s = self.quiet_score(side, idx);
+        for p in prev.iter().flatten() {
+            s += self.cont[p * G::HISTORY_SIZE + idx] as i32;
+        }
+        s
+    }
+
+    /// Updates butterfly and continuation history of a quiet move.
+    #[inline(always)]
+    pub fn update_quiet_stats(
+        &mut self,
+        side: usize,
+        idx: usize,
+        prev: &[Option<usize>; 2],
+        bonus: i32,
+    ) {
+        self.update_quiet(side, idx, bonus);
+        for p in prev.iter().flatten() {
+            gravity(&mut self.cont[p * G::HISTORY_SIZE + idx], bonus);
+        }
     }
 
     /// The counter-move to the move with history index `prev_idx`.
@@ -71,6 +108,15 @@ impl<G: Game> Default for History<G> {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// Moves a history value towards ±HISTORY_MAX by `bonus`, less the closer it already is:
+/// old information decays and values stay bounded.
+#[inline(always)]
+fn gravity(slot: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = *slot as i32;
+    *slot = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
 }
 
 /// Bonus for a move that caused a cut-off at `depth`.

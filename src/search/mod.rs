@@ -12,6 +12,7 @@ pub mod picker;
 use crate::game::Game;
 use crate::tt::{TranspositionTable, MATE, MATE_BOUND};
 use alphabeta::Searcher;
+use history::History;
 pub use history::MAX_PLY;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -35,6 +36,9 @@ pub struct Limits<M> {
     pub banned_moves: Vec<M>,
     /// Number of helper threads plus one.
     pub threads: usize,
+    /// Contempt: how much worse than 0 a draw by rule is for the side to move at the
+    /// root (positive: avoid draws), in evaluation units.
+    pub contempt: i32,
 }
 
 impl<M> Default for Limits<M> {
@@ -46,6 +50,7 @@ impl<M> Default for Limits<M> {
             search_moves: Vec::new(),
             banned_moves: Vec::new(),
             threads: 1,
+            contempt: 0,
         }
     }
 }
@@ -219,9 +224,44 @@ impl<M> Shared<'_, M> {
     }
 }
 
-/// Runs a search on `pos` and returns the best move. `on_info` receives the main thread's
-/// progress reports. Blocks until the search ends (limits reached or `control.stop()`),
-/// and, for infinite or ponder searches, until stopped or ponder-hit.
+/// Move-ordering memory kept from one search to the next within a game (one history
+/// per thread). A fresh state gives reproducible searches (bench, tests).
+pub struct SearchState<G: Game> {
+    histories: Vec<Box<History<G>>>,
+}
+
+impl<G: Game> Default for SearchState<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Game> SearchState<G> {
+    /// No memory yet.
+    pub fn new() -> Self {
+        SearchState {
+            histories: Vec::new(),
+        }
+    }
+
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        self.histories.clear();
+    }
+
+    /// One history per thread; older ones fade (the position moved on), killers go (their
+    /// plies no longer match).
+    fn prepare(&mut self, threads: usize) {
+        for h in &mut self.histories {
+            h.age();
+        }
+        while self.histories.len() < threads {
+            self.histories.push(Box::new(History::new()));
+        }
+    }
+}
+
+/// Runs a search on `pos` with no memory of earlier searches. See [`search_with_state`].
 pub fn search<G: Game>(
     pos: &G,
     limits: &Limits<G::Move>,
@@ -229,23 +269,41 @@ pub fn search<G: Game>(
     control: &SearchControl,
     on_info: InfoCallback<'_, G::Move>,
 ) -> SearchResult<G::Move> {
+    search_with_state(pos, limits, tt, control, on_info, &mut SearchState::new())
+}
+
+/// Runs a search on `pos` and returns the best move. `on_info` receives the main thread's
+/// progress reports; `state` carries move-ordering memory between the searches of a game.
+/// Blocks until the search ends (limits reached or `control.stop()`), and, for infinite
+/// or ponder searches, until stopped or ponder-hit.
+pub fn search_with_state<G: Game>(
+    pos: &G,
+    limits: &Limits<G::Move>,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    on_info: InfoCallback<'_, G::Move>,
+    state: &mut SearchState<G>,
+) -> SearchResult<G::Move> {
     tt.new_search();
     let threads = limits.threads.max(1);
+    state.prepare(threads);
     let shared = Shared {
         tt,
         control,
         limits,
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
     };
+    let (main_hist, helper_hists) = state.histories.split_at_mut(1);
     let result = std::thread::scope(|scope| {
-        for id in 1..threads {
+        for (i, hist) in helper_hists.iter_mut().take(threads - 1).enumerate() {
+            let id = i + 1;
             let shared = &shared;
             let mut p = pos.clone();
             // Helpers get their own stack; Lazy SMP only shares the TT.
             let spawned = std::thread::Builder::new()
                 .stack_size(16 * 1024 * 1024)
                 .spawn_scoped(scope, move || {
-                    let mut s = Searcher::new(shared, id);
+                    let mut s = Searcher::new(shared, id, hist);
                     s.iterative_deepening(&mut p, None);
                 });
             if let Err(e) = spawned {
@@ -253,7 +311,7 @@ pub fn search<G: Game>(
             }
         }
         let mut p = pos.clone();
-        let mut main = Searcher::new(&shared, 0);
+        let mut main = Searcher::new(&shared, 0, &mut main_hist[0]);
         let result = main.iterative_deepening(&mut p, Some(on_info));
         // Infinite and ponder searches must not answer before `stop` / `ponderhit`.
         while !control.stopped() && (limits.infinite || control.pondering()) {

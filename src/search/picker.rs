@@ -29,6 +29,8 @@ pub struct MovePicker<G: Game> {
     tt_move: Option<G::Move>,
     killers: [Option<G::Move>; 2],
     counter: Option<G::Move>,
+    /// History indices of the moves one and two plies before (continuation history).
+    prev: [Option<usize>; 2],
     list: MoveList<G::Move>,
     scores: [i32; MAX_MOVES],
     cur: usize,
@@ -47,8 +49,11 @@ impl<G: Game> MovePicker<G> {
         tt_move: Option<G::Move>,
         killers: [Option<G::Move>; 2],
         counter: Option<G::Move>,
+        prev: [Option<usize>; 2],
     ) -> Self {
-        Self::with_mode(pos, tt_move, killers, counter, false)
+        let mut p = Self::with_mode(pos, tt_move, killers, counter, false);
+        p.prev = prev;
+        p
     }
 
     /// Picker for quiescence: captures only, or every evasion when in check.
@@ -75,6 +80,7 @@ impl<G: Game> MovePicker<G> {
             tt_move,
             killers,
             counter,
+            prev: [None; 2],
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             cur: 0,
@@ -157,21 +163,17 @@ impl<G: Game> MovePicker<G> {
                     }
                 },
                 Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
-                    let (m, next) = match self.stage {
-                        Stage::Killer1 => (self.killers[0], Stage::Killer2),
-                        Stage::Killer2 => (self.killers[1], Stage::Counter),
-                        _ => (self.counter, Stage::GenQuiets),
+                    // Each special quiet move is tried once: skip it if an earlier stage
+                    // (TT move, first killer, second killer) already returned it.
+                    let (m, earlier, next): (_, &[Option<G::Move>], _) = match self.stage {
+                        Stage::Killer1 => (self.killers[0], &[], Stage::Killer2),
+                        Stage::Killer2 => (self.killers[1], &self.killers[..1], Stage::Counter),
+                        _ => (self.counter, &self.killers[..], Stage::GenQuiets),
                     };
+                    let fresh = m.is_some() && m != self.tt_move && !earlier.contains(&m);
                     self.stage = next;
-                    if self.skip_quiets {
-                        continue;
-                    }
-                    if let Some(m) = m {
-                        let repeat = Some(m) == self.tt_move
-                            || (self.stage == Stage::Counter && Some(m) == self.killers[0])
-                            || (self.stage == Stage::GenQuiets
-                                && (Some(m) == self.killers[0] || Some(m) == self.killers[1]));
-                        if !repeat && !pos.is_capture(m) && pos.is_legal(m) {
+                    if let (Some(m), true, false) = (m, fresh, self.skip_quiets) {
+                        if !pos.is_capture(m) && pos.is_legal(m) {
                             return Some(m);
                         }
                     }
@@ -184,7 +186,8 @@ impl<G: Game> MovePicker<G> {
                         pos.generate(GenType::Quiets, &mut self.list);
                         let side = pos.side_index();
                         for (i, &m) in self.list.iter().enumerate() {
-                            self.scores[i] = hist.quiet_score(side, pos.history_index(m));
+                            self.scores[i] =
+                                hist.ordering_score(side, pos.history_index(m), &self.prev);
                         }
                     }
                 }
@@ -220,7 +223,7 @@ impl<G: Game> MovePicker<G> {
                         } else if Some(m) == self.killers[0] || Some(m) == self.killers[1] {
                             1 << 20
                         } else {
-                            hist.quiet_score(side, pos.history_index(m))
+                            hist.ordering_score(side, pos.history_index(m), &self.prev)
                         };
                     }
                     self.cur = 0;

@@ -1,0 +1,176 @@
+//! Search behaviour: mates found with the right score, stalemate scored as a loss, a legal
+//! answer everywhere, reproducible node counts.
+//!
+//! Mate positions and their mate distances were checked with Fairy-Stockfish 11.1
+//! (`go depth 14`, variant xiangqi); its moves were converted from ranks 1-10 to 0-9.
+
+use jiang::search::{search, Limits, Score, SearchControl, SearchResult};
+use jiang::tt::TranspositionTable;
+use jiang::xiangqi::{Move, Position};
+
+fn run(fen: &str, depth: i32) -> SearchResult<Move> {
+    let pos = Position::from_fen(fen).expect("test FEN is valid");
+    let tt = TranspositionTable::new(8);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let control = SearchControl::new(None, None, false);
+    search(&pos, &limits, &tt, &control, &|_| {})
+}
+
+fn assert_mate(fen: &str, depth: i32, mate: i32, best: Option<&str>) {
+    let r = run(fen, depth);
+    assert_eq!(
+        Score::from_internal(r.score),
+        Score::Mate(mate),
+        "{fen}: score {} pv {:?}",
+        r.score,
+        r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()
+    );
+    if let Some(best) = best {
+        assert_eq!(
+            r.best_move.map(|m| m.to_string()).as_deref(),
+            Some(best),
+            "{fen}"
+        );
+    }
+    // The PV of a mate is the mating line: play it out and the side to move is lost.
+    if mate > 0 {
+        let mut pos = Position::from_fen(fen).unwrap();
+        for m in &r.pv {
+            assert!(pos.legal_moves().contains(*m), "{fen}: PV move {m} illegal");
+            pos.make_move(*m);
+        }
+        assert_eq!(r.pv.len() as i32, 2 * mate - 1, "{fen}: PV length");
+        assert!(
+            pos.legal_moves().is_empty(),
+            "{fen}: PV does not end in mate"
+        );
+    }
+}
+
+#[test]
+fn mates_in_one() {
+    // Chariot to the king's file: the black king cannot step to e9 (flying general).
+    assert_mate("3k5/9/9/9/9/9/9/9/9/R3K3R w - - 0 1", 6, 1, Some("a0d0"));
+    assert_mate(
+        "4ka3/4a4/9/9/9/9/9/9/9/2R1K1R2 w - - 0 1",
+        6,
+        1,
+        Some("c0c9"),
+    );
+    assert_mate(
+        "3ak4/4a4/4b4/9/9/9/9/9/4R4/3K1R3 w - - 0 1",
+        6,
+        1,
+        Some("e1e7"),
+    );
+}
+
+#[test]
+fn mates_in_two_and_three() {
+    assert_mate("4k4/9/9/9/9/9/9/9/9/RR1K5 w - - 0 1", 8, 2, None);
+    assert_mate("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", 8, 2, None);
+    // Horse and chariot.
+    assert_mate("3k5/4a4/9/4N4/9/9/9/9/9/4K3R w - - 0 1", 8, 2, None);
+    assert_mate("3k5/9/9/9/9/9/9/9/4A4/2HAK1R2 w - - 0 1", 10, 3, None);
+}
+
+#[test]
+fn being_mated_is_negative() {
+    // Black to move, mated next move whatever it does.
+    assert_mate("3k5/9/9/9/9/9/9/9/9/R3K3R b - - 0 1", 6, -1, None);
+    assert_mate("4k4/4a4/9/9/9/9/9/9/9/2R1K1R2 b - - 0 1", 8, -2, None);
+}
+
+#[test]
+fn stalemate_is_a_loss() {
+    // Red wins by leaving Black without a move (not in check): that counts as mate.
+    assert_mate("3k5/4P4/9/9/9/9/9/9/9/4K4 w - - 0 1", 4, 1, None);
+    // Black to move with no legal move and not in check: lost, no move to play.
+    let r = run("3k5/4P4/9/9/9/9/9/9/4K4/9 b - - 0 1", 4);
+    assert_eq!(r.best_move, None);
+    assert_eq!(Score::from_internal(r.score), Score::Mate(0));
+}
+
+#[test]
+fn legal_answer_from_every_perft_position() {
+    let data = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/xiangqi.perft"))
+        .expect("perft data file");
+    let fens: Vec<&str> = data
+        .lines()
+        .filter_map(|l| l.strip_prefix("epd "))
+        .map(str::trim)
+        .collect();
+    assert!(fens.len() >= 14);
+    for fen in fens {
+        let pos = Position::from_fen(fen).unwrap();
+        let legal = pos.legal_moves();
+        for depth in 1..=4 {
+            let r = run(fen, depth);
+            match r.best_move {
+                Some(m) => assert!(legal.contains(m), "{fen} depth {depth}: {m} illegal"),
+                None => assert!(legal.is_empty(), "{fen} depth {depth}: no move"),
+            }
+        }
+    }
+}
+
+#[test]
+fn same_search_twice_gives_same_nodes() {
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    let a = run(fen, 7);
+    let b = run(fen, 7);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.best_move, b.best_move);
+    assert!(a.nodes > 1000);
+}
+
+#[test]
+fn bench_signature_is_reproducible() {
+    let a = jiang::bench::run(4, &mut |_| {});
+    let b = jiang::bench::run(4, &mut |_| {});
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes > 0);
+}
+
+#[test]
+fn node_limit_is_exact_with_one_thread() {
+    let pos = Position::startpos();
+    let tt = TranspositionTable::new(8);
+    let limits = Limits::<Move> {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let control = SearchControl::new(None, None, false);
+    let r = search(&pos, &limits, &tt, &control, &|_| {});
+    assert!(r.best_move.is_some());
+    // The limit is checked at every node; a few in-flight nodes may finish after it.
+    assert!(r.nodes >= 20_000 && r.nodes < 20_100, "nodes {}", r.nodes);
+}
+
+#[test]
+fn banned_and_restricted_root_moves_are_obeyed() {
+    let fen = "r3k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    let tt = TranspositionTable::new(8);
+    let capture = Move::parse("a0a9").unwrap();
+    let control = SearchControl::new(None, None, false);
+    let limits = Limits {
+        depth: Some(4),
+        banned_moves: vec![capture],
+        ..Limits::default()
+    };
+    let r = search(&pos, &limits, &tt, &control, &|_| {});
+    assert!(r.best_move.is_some_and(|m| m != capture));
+    let only = Move::parse("d0d1").unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        search_moves: vec![only],
+        ..Limits::default()
+    };
+    let control = SearchControl::new(None, None, false);
+    let r = search(&pos, &limits, &tt, &control, &|_| {});
+    assert_eq!(r.best_move, Some(only));
+}
