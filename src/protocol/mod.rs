@@ -124,6 +124,10 @@ impl Session {
                 send(&format!("{} legal moves: {}", moves.len(), moves.join(" ")));
             }
             "eval" => send(&crate::xiangqi::eval::trace(&self.engine.position)),
+            "result" => send(&match self.engine.position.game_result() {
+                Some(end) => end.to_string(),
+                None => "* {game not over}".to_string(),
+            }),
             "perft" => self.perft(args.first().copied(), &args[args.len().min(1)..]),
             "bench" => self.bench(args),
             "help" | "?" => send(terminal::HELP),

@@ -73,10 +73,15 @@ pub fn board_diagram_with(pos: &Position, chinese: bool) -> String {
         }
     ));
     s.push_str(&format!(
-        "No-capture plies: {}   Moves since FEN: {}",
+        "No-capture plies: {} (60-move rule count {} of 120)   Moves since FEN: {}\n",
         pos.rule60(),
+        pos.rule60_count(),
         pos.game_ply()
     ));
+    s.push_str(&match pos.game_result() {
+        Some(end) => format!("Game over: {end}"),
+        None => "Game: in progress".to_string(),
+    });
     s
 }
 
@@ -96,5 +101,6 @@ Commands:
   banmoves M...        (UCCI) forbid root moves  setoption  set an option (see 'uci'/'ucci')
   d                    draw the board            moves      list the legal moves
   eval                 evaluation breakdown      perft D    count leaf nodes (divide)
+  result               is the game over, and why (mate, perpetual check/chase, 60 moves)
   bench [D]            fixed-depth benchmark     help       this text
   quit                 exit";

@@ -239,7 +239,9 @@ impl Position {
             Color::Red => " w - - ",
             Color::Black => " b - - ",
         });
-        s.push_str(&format!("{} {}", self.rule60(), self.fullmove()));
+        // The 60-move rule's count (checks beyond a side's tenth not counted): it is what the
+        // rule is judged on, and stays within the range the reader accepts.
+        s.push_str(&format!("{} {}", self.rule60_count(), self.fullmove()));
         s
     }
 }
