@@ -1,6 +1,9 @@
 //! Static evaluation: symmetry, sign, material and soldier sanity, trace contents.
 
-use jiang::xiangqi::eval::{breakdown_with, evaluate, phase, trace, Term, MAX_EVAL, TABLES};
+use jiang::xiangqi::eval::{
+    breakdown_with, evaluate, evaluate_with, phase, trace, EvalParams, EvalTables, Score, Term,
+    DEFAULT_PARAMS, MAX_EVAL, TABLES,
+};
 use jiang::xiangqi::{Position, START_FEN};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -212,5 +215,126 @@ fn trace_names_every_term() {
         }
         assert!(t.contains("Phase"), "{t}");
         assert!(t.contains(&format!("{:+}", evaluate(&p))), "{t}");
+    }
+}
+
+/// Positions for the fast-path check: seeded random playouts from the start, half of them
+/// biased towards captures so that they drain into sparse endgames (down to bare kings).
+fn playout_positions(count: usize) -> Vec<Position> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xfa57_e7a1);
+    let mut out = Vec::with_capacity(count);
+    let mut game = 0u32;
+    while out.len() < count {
+        game += 1;
+        // Odd games take a capture whenever one is available, 7 times in 8.
+        let greedy = game % 2 == 1;
+        let mut p = Position::startpos();
+        for _ in 0..400 {
+            let moves = p.legal_moves();
+            if moves.is_empty() || out.len() >= count {
+                break;
+            }
+            let moves = moves.as_slice();
+            let captures: Vec<_> = moves.iter().copied().filter(|&m| p.is_capture(m)).collect();
+            let m = if greedy && !captures.is_empty() && rng.next_u32() % 8 != 0 {
+                captures[rng.next_u32() as usize % captures.len()]
+            } else {
+                moves[rng.next_u32() as usize % moves.len()]
+            };
+            p.make_move(m);
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn fast_path_matches_breakdown() {
+    // `evaluate` has its own lean code path; `breakdown_with` (used by `trace`) computes
+    // every term separately. They must agree to the unit on every position.
+    let samples = playout_positions(30_000);
+    let sparse = samples
+        .iter()
+        .filter(|p| p.occupied().count() <= 10)
+        .count();
+    assert!(sparse >= 2_000, "only {sparse} sparse positions");
+    for p in &samples {
+        assert_eq!(
+            evaluate(p),
+            breakdown_with(p, &TABLES).stm_view,
+            "{}",
+            p.to_fen()
+        );
+    }
+    for p in &sample_positions() {
+        assert_eq!(
+            evaluate(p),
+            breakdown_with(p, &TABLES).stm_view,
+            "{}",
+            p.to_fen()
+        );
+    }
+}
+
+/// The default weights with every one moved by a random amount (so that no weight is zero
+/// or equal to another by accident, as several defaults are).
+fn random_params(rng: &mut Xoshiro256PlusPlus) -> EvalParams {
+    let mut r = |lo: i32, hi: i32| lo + (rng.next_u32() % (hi - lo + 1) as u32) as i32;
+    let mut p = DEFAULT_PARAMS.clone();
+    let scores = p
+        .piece_value
+        .iter_mut()
+        .chain(&mut p.chariot_mobility)
+        .chain(&mut p.cannon_mobility)
+        .chain(&mut p.horse_mobility)
+        .chain(&mut p.king_attack_weight)
+        .chain(&mut p.cannon_on_king_file)
+        .chain(&mut p.cannon_on_king_rank)
+        .chain([
+            &mut p.missing_advisor_vs_chariot,
+            &mut p.missing_advisor_vs_horse,
+            &mut p.missing_elephant_vs_cannon,
+            &mut p.king_open_file,
+            &mut p.king_off_home,
+            &mut p.soldier_crossed,
+            &mut p.soldier_linked,
+            &mut p.horse_leg_own,
+            &mut p.horse_leg_enemy,
+            &mut p.tempo,
+        ]);
+    for s in scores {
+        *s = Score::new(s.mg + r(-25, 25), s.eg + r(-25, 25));
+    }
+    for k in 0..7 {
+        p.phase_weight[k] = r(0, 4);
+        for row in 0..10 {
+            for col in 0..5 {
+                p.pst_mg[k][row][col] += r(-20, 20);
+                p.pst_eg[k][row][col] += r(-20, 20);
+            }
+        }
+    }
+    for scale in &mut p.king_attack_scale {
+        *scale = r(0, 150);
+    }
+    p.no_attackers_scale = r(0, 64);
+    p
+}
+
+#[test]
+fn fast_path_matches_breakdown_with_other_weights() {
+    // The same check with weights other than the defaults, for `evaluate_with`.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x7ab1e5);
+    let samples = playout_positions(6_000);
+    for _ in 0..4 {
+        let tables = EvalTables::new(&random_params(&mut rng));
+        for p in &samples {
+            assert_eq!(
+                evaluate_with(p, &tables),
+                breakdown_with(p, &tables).stm_view,
+                "{}",
+                p.to_fen()
+            );
+        }
     }
 }
