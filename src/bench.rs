@@ -8,7 +8,7 @@ use crate::xiangqi::{Move, Position};
 use std::time::Instant;
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: i32 = 11;
+pub const DEFAULT_DEPTH: i32 = 13;
 /// Hash size used by bench, MiB.
 pub const BENCH_HASH_MB: usize = 16;
 
