@@ -364,15 +364,7 @@ impl Engine {
             Err(e) => {
                 // Never leave a `go` unanswered: fall back to a quick answer here.
                 log::error!("cannot start the search thread: {e}");
-                let first = self.position.legal_moves().iter().next().copied();
-                let result = SearchResult {
-                    best_move: first,
-                    ponder_move: None,
-                    score: 0,
-                    depth: 0,
-                    nodes: 0,
-                    pv: first.into_iter().collect(),
-                };
+                let result = fallback_result(&self.position, &self.banned);
                 let lines = match dialect {
                     Dialect::Cecp if go.infinite => Vec::new(),
                     Dialect::Cecp => output::cecp_answer(&self.position, &result, false),
@@ -432,6 +424,24 @@ fn lock_state(
     }
 }
 
+/// An answer without searching: the first legal move that is not banned (used only when
+/// the search could not run, so that no `go` is left unanswered).
+fn fallback_result(pos: &Position, banned: &[Move]) -> SearchResult<Move> {
+    let first = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| !banned.contains(m));
+    SearchResult {
+        best_move: first,
+        ponder_move: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: first.into_iter().collect(),
+    }
+}
+
 /// Runs the search, turning a panic inside it into a legal fallback answer.
 fn run_search(
     pos: &Position,
@@ -456,19 +466,7 @@ fn run_search(
         Ok(r) => r,
         Err(_) => {
             log::error!("the search panicked; answering with the first legal move");
-            let first = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .find(|m| !limits.banned_moves.contains(m));
-            SearchResult {
-                best_move: first,
-                ponder_move: None,
-                score: 0,
-                depth: 0,
-                nodes: 0,
-                pv: first.into_iter().collect(),
-            }
+            fallback_result(pos, &limits.banned_moves)
         }
     }
 }

@@ -441,6 +441,24 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.pv_len[ply] = child_len;
     }
 
+    /// Bookkeeping on entering any node: counts it, and returns a score when the node
+    /// ends here (search stopped, game over by rule, maximum ply reached).
+    #[inline(always)]
+    fn enter_node(&mut self, pos: &G, ply: usize) -> Option<i32> {
+        self.tick();
+        if self.should_stop() {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(o) = pos.rule_outcome(ply) {
+            return Some(outcome_score(o, ply, self.draw_score(pos)));
+        }
+        if ply >= MAX_PLY - 2 {
+            return Some(if pos.in_check() { 0 } else { pos.evaluate() });
+        }
+        None
+    }
+
     /// Principal variation search.
     fn negamax<const PV: bool>(
         &mut self,
@@ -457,18 +475,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         if depth <= 0 {
             return self.qsearch::<PV>(pos, alpha, beta, ply);
         }
-        self.tick();
-        if self.should_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = pos.rule_outcome(ply) {
-            return outcome_score(o, ply, self.draw_score(pos));
+        if let Some(score) = self.enter_node(pos, ply) {
+            return score;
         }
         let in_check = pos.in_check();
-        if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { pos.evaluate() };
-        }
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -756,18 +766,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         if PV {
             self.pv_len[ply] = ply;
         }
-        self.tick();
-        if self.should_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = pos.rule_outcome(ply) {
-            return outcome_score(o, ply, self.draw_score(pos));
+        if let Some(score) = self.enter_node(pos, ply) {
+            return score;
         }
         let in_check = pos.in_check();
-        if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { pos.evaluate() };
-        }
         let key = pos.key();
         let tt = self.shared.tt.probe(key, ply);
         if let Some(e) = tt {
