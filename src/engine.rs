@@ -20,6 +20,8 @@ pub const DEFAULT_HASH_MB: usize = 64;
 pub const MAX_HASH_MB: usize = 1024;
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 256;
+/// Most MultiPV lines accepted.
+pub const MAX_MULTIPV: usize = 64;
 /// Default contempt (see [`Options::contempt`]).
 pub const DEFAULT_CONTEMPT: i32 = 10;
 /// How long a plain `go` (no limit given) thinks.
@@ -43,6 +45,8 @@ pub struct Options {
     /// How much worse than 0 a draw by rule counts for the engine (evaluation units; a
     /// horse is about 400): a little above 0 makes it play on instead of repeating.
     pub contempt: i32,
+    /// Lines to search and report (UCI MultiPV).
+    pub multipv: usize,
     /// Print progress reports of searches that are not infinite (CECP `post`/`nopost`;
     /// always on for UCCI and UCI).
     pub show_thinking: bool,
@@ -59,6 +63,7 @@ impl Default for Options {
             move_overhead: t.move_overhead,
             max_move_time: t.max_move_time,
             contempt: DEFAULT_CONTEMPT,
+            multipv: 1,
             show_thinking: true,
         }
     }
@@ -308,6 +313,7 @@ impl Engine {
             banned_moves: self.banned.clone(),
             threads: self.options.threads,
             contempt: self.options.contempt,
+            multipv: self.options.multipv,
         };
         let draw_offered = Arc::new(AtomicBool::new(go.draw_offered));
         let pos = self.position.clone();

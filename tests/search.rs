@@ -174,3 +174,44 @@ fn banned_and_restricted_root_moves_are_obeyed() {
     let r = search(&pos, &limits, &tt, &control, &|_| {});
     assert_eq!(r.best_move, Some(only));
 }
+
+#[test]
+fn multipv_reports_distinct_lines_best_first() {
+    use std::sync::Mutex;
+    let pos = Position::startpos();
+    let tt = TranspositionTable::new(8);
+    let limits = Limits::<Move> {
+        depth: Some(7),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let control = SearchControl::new(None, None, false);
+    let infos = Mutex::new(Vec::new());
+    let r = search(&pos, &limits, &tt, &control, &|i| {
+        infos.lock().unwrap().push(i.clone())
+    });
+    let infos = infos.into_inner().unwrap();
+    let last: Vec<_> = infos.iter().filter(|i| i.depth == 7).collect();
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let firsts: Vec<Move> = last.iter().map(|i| i.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert!(last.windows(2).all(|w| w[0].raw_score >= w[1].raw_score));
+    assert_eq!(r.best_move, Some(firsts[0]));
+    // A single legal move gives a single line, however many are asked for.
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K3R b - - 0 1").unwrap();
+    let limits = Limits::<Move> {
+        depth: Some(3),
+        multipv: 50,
+        ..Limits::default()
+    };
+    let control = SearchControl::new(None, None, false);
+    let lines = Mutex::new(0);
+    search(&pos, &limits, &tt, &control, &|i| {
+        assert_eq!(i.multipv, 1);
+        *lines.lock().unwrap() += 1;
+    });
+    assert!(lines.into_inner().unwrap() >= 1);
+}

@@ -151,7 +151,10 @@ impl Session {
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
         ));
         send("option name Ponder type check default false");
-        send("option name MultiPV type spin default 1 min 1 max 1");
+        send(&format!(
+            "option name MultiPV type spin default 1 min 1 max {}",
+            crate::engine::MAX_MULTIPV
+        ));
         send("option name Clear Hash type button");
         send(&format!(
             "option name Move Overhead type spin default {} min 0 max 5000",
@@ -285,7 +288,9 @@ impl Session {
                 }
             }
             "multipv" => {
-                let _ = number(1, 1);
+                if let Some(n) = number(1, crate::engine::MAX_MULTIPV as u64) {
+                    self.engine.options.multipv = n as usize;
+                }
             }
             "uci_variant" | "ucivariant" => {
                 if !value.eq_ignore_ascii_case("xiangqi") {

@@ -117,6 +117,10 @@ fn pv_text(pv: &[Move]) -> String {
 
 /// The `info` lines for one report.
 pub fn format_info(dialect: Dialect, info: &SearchInfo<Move>) -> Vec<String> {
+    // Only UCI has MultiPV; the other protocols show the best line.
+    if info.multipv > 1 && !matches!(dialect, Dialect::Uci | Dialect::Terminal) {
+        return Vec::new();
+    }
     match dialect {
         Dialect::Ucci => {
             let mut lines = vec![format!("info time {} nodes {}", info.time_ms, info.nodes)];
@@ -139,9 +143,10 @@ pub fn format_info(dialect: Dialect, info: &SearchInfo<Move>) -> Vec<String> {
                 ScoreBound::Upper => " upperbound",
             };
             vec![format!(
-                "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+                "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
                 info.depth,
                 info.seldepth,
+                info.multipv,
                 info.nodes,
                 info.nps,
                 info.hashfull,
@@ -190,6 +195,7 @@ mod tests {
             time_ms: 10,
             nps: 100_000,
             hashfull: 3,
+            multipv: 1,
             pv: vec![m],
         };
         let ucci = format_info(Dialect::Ucci, &info);

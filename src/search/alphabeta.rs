@@ -162,6 +162,17 @@ impl<'a, G: Game> Searcher<'a, G> {
     }
 
     fn info(&self, depth: i32, score: i32, bound: ScoreBound) -> SearchInfo<G::Move> {
+        self.line_info(depth, 0, score, bound)
+    }
+
+    /// The report of MultiPV line `k` (0-based).
+    fn line_info(
+        &self,
+        depth: i32,
+        k: usize,
+        score: i32,
+        bound: ScoreBound,
+    ) -> SearchInfo<G::Move> {
         let nodes = self.total_nodes();
         let time_ms = self.shared.control.elapsed_ms();
         SearchInfo {
@@ -176,9 +187,10 @@ impl<'a, G: Game> Searcher<'a, G> {
             hashfull: self.shared.tt.hashfull(),
             pv: self
                 .root_moves
-                .first()
+                .get(k)
                 .map(|r| r.pv.clone())
                 .unwrap_or_default(),
+            multipv: k + 1,
         }
     }
 
@@ -252,42 +264,23 @@ impl<'a, G: Game> Searcher<'a, G> {
         while depth <= max_depth {
             self.root_depth = depth;
             self.seldepth = 0;
-            // Aspiration window around the previous score.
-            let mut delta = 25;
-            let (mut alpha, mut beta) = if depth >= 4 && best_score.abs() < MATE_BOUND {
-                (
-                    (best_score - delta).max(-INFINITY),
-                    (best_score + delta).min(INFINITY),
-                )
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            let mut score;
-            loop {
-                score = self.search_root(pos, depth, alpha, beta);
-                self.root_moves.sort_by_key(|r| -r.score);
-                if self.should_stop() {
-                    break;
-                }
-                if score <= alpha {
-                    if let (Some(f), 0) = (on_info, self.id) {
-                        if control.elapsed_ms() > 1000 {
-                            f(&self.info(depth, score, ScoreBound::Upper));
-                        }
-                    }
-                    beta = (alpha + beta) / 2;
-                    alpha = (score - delta).max(-INFINITY);
-                } else if score >= beta {
-                    if let (Some(f), 0) = (on_info, self.id) {
-                        if control.elapsed_ms() > 1000 {
-                            f(&self.info(depth, score, ScoreBound::Lower));
-                        }
-                    }
-                    beta = (score + delta).min(INFINITY);
+            let lines = limits.multipv.clamp(1, self.root_moves.len());
+            for k in 0..lines {
+                // Aspiration window around the line's previous score.
+                let prev = if k == 0 {
+                    best_score
                 } else {
+                    self.root_moves[k].prev_score
+                };
+                self.search_line(pos, depth, k, prev, on_info);
+                if self.stopped {
                     break;
                 }
-                delta += delta / 2 + 10;
+            }
+            if !self.stopped {
+                // Later lines searched with their own windows may score a little above
+                // earlier ones: order the reported lines by score.
+                self.root_moves[..lines].sort_by_key(|r| -r.score);
             }
             if self.stopped && self.root_moves[0].score == -INFINITY {
                 // Nothing from this iteration: keep the previous order's best.
@@ -313,6 +306,16 @@ impl<'a, G: Game> Searcher<'a, G> {
             if let Some(f) = on_info {
                 if !self.stopped || completed_depth == 0 {
                     f(&self.info(depth, best_score, ScoreBound::Exact));
+                    if !self.stopped {
+                        for k in 1..limits.multipv.min(self.root_moves.len()) {
+                            f(&self.line_info(
+                                depth,
+                                k,
+                                self.root_moves[k].score,
+                                ScoreBound::Exact,
+                            ));
+                        }
+                    }
                 }
             }
             if self.stopped {
@@ -372,11 +375,65 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
     }
 
-    fn search_root(&mut self, pos: &mut G, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    /// One line of an iteration: an aspiration search of the root moves from `k` on,
+    /// around `prev`, widened until the score falls inside the window; leaves them sorted.
+    fn search_line(
+        &mut self,
+        pos: &mut G,
+        depth: i32,
+        k: usize,
+        prev: i32,
+        on_info: Option<InfoCallback<'_, G::Move>>,
+    ) {
+        let control = self.shared.control;
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(pos, depth, alpha, beta, k);
+            self.root_moves[k..].sort_by_key(|r| -r.score);
+            if self.should_stop() {
+                break;
+            }
+            let bound = if score <= alpha {
+                ScoreBound::Upper
+            } else if score >= beta {
+                ScoreBound::Lower
+            } else {
+                break;
+            };
+            if let (Some(f), 0) = (on_info, self.id) {
+                if control.elapsed_ms() > 1000 {
+                    f(&self.line_info(depth, k, score, bound));
+                }
+            }
+            if bound == ScoreBound::Upper {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else {
+                beta = (score + delta).min(INFINITY);
+            }
+            delta += delta / 2 + 10;
+        }
+    }
+
+    /// Searches the root moves from index `first` on (earlier ones are the lines already
+    /// reported in a MultiPV search).
+    fn search_root(
+        &mut self,
+        pos: &mut G,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+    ) -> i32 {
         let mut best = -INFINITY;
         self.pv_len[0] = 0;
         let in_check = pos.in_check();
-        for i in 0..self.root_moves.len() {
+        for i in first..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let gives_check = pos.gives_check(m);
             let is_capture = pos.is_capture(m);
@@ -385,12 +442,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.stack[0].hist_idx = pos.history_index(m);
             pos.make_move(m);
             let mut score;
-            if i == 0 {
+            if i == first {
                 score = -self.negamax::<true>(pos, new_depth, -beta, -alpha, 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && i >= 3 && !in_check && !gives_check && !is_capture {
-                    r = (lmr(depth, i) - 1).clamp(0, new_depth - 1);
+                let n = i - first;
+                if depth >= 3 && n >= 3 && !in_check && !gives_check && !is_capture {
+                    r = (lmr(depth, n) - 1).clamp(0, new_depth - 1);
                 }
                 score = -self.negamax::<false>(pos, new_depth - r, -alpha - 1, -alpha, 1, true);
                 if score > alpha && r > 0 {
@@ -405,7 +463,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 return best;
             }
             let rm = &mut self.root_moves[i];
-            if i == 0 || score > alpha {
+            if i == first || score > alpha {
                 rm.score = score;
                 rm.pv.clear();
                 rm.pv.push(m);

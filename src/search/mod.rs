@@ -36,6 +36,8 @@ pub struct Limits<M> {
     pub banned_moves: Vec<M>,
     /// Number of helper threads plus one.
     pub threads: usize,
+    /// Number of best lines to search and report (MultiPV); 1 for normal play.
+    pub multipv: usize,
     /// Contempt: how much worse than 0 a draw by rule is for the side to move at the
     /// root (positive: avoid draws), in evaluation units.
     pub contempt: i32,
@@ -50,6 +52,7 @@ impl<M> Default for Limits<M> {
             search_moves: Vec::new(),
             banned_moves: Vec::new(),
             threads: 1,
+            multipv: 1,
             contempt: 0,
         }
     }
@@ -185,6 +188,8 @@ pub struct SearchInfo<M> {
     pub nps: u64,
     /// TT fill, per mille.
     pub hashfull: u32,
+    /// Which line this is (1 = best), for MultiPV.
+    pub multipv: usize,
     /// Principal variation.
     pub pv: Vec<M>,
 }
