@@ -14,4 +14,5 @@ pub mod protocol;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod xiangqi;

@@ -9,6 +9,7 @@ fn usage() -> &'static str {
     "usage: jiang                    read UCCI/UCI/terminal commands from stdin\n       \
      jiang perft DEPTH [FEN]     count leaf nodes (divide) and report speed\n       \
      jiang bench [DEPTH]         fixed-depth search benchmark (node signature, nps)\n       \
+     jiang tune GAMES [PASSES]   fit evaluation weights to game results (Texel)\n       \
      jiang --version | --help"
 }
 
@@ -64,6 +65,23 @@ fn main() -> ExitCode {
                 println!("{line}");
             }
             ExitCode::SUCCESS
+        }
+        Some("tune") => {
+            let Some(path) = args.get(1) else {
+                eprintln!(
+                    "tune needs a games file (FEN|moves|result per line)\n{}",
+                    usage()
+                );
+                return ExitCode::from(2);
+            };
+            let passes = args.get(2).and_then(|p| p.parse().ok()).unwrap_or(6);
+            match jiang::tune::run(path, passes) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tune: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Some("--version") | Some("-V") => {
             println!("{}", protocol::ENGINE_NAME);

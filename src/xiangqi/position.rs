@@ -273,6 +273,13 @@ impl Position {
         self.st.plies_from_null = 0;
     }
 
+    /// Forgets the game history and releases its reserved memory, for keeping many
+    /// positions (a tuning data set). Making moves afterwards reallocates it.
+    pub fn shrink_history(&mut self) {
+        self.clear_history();
+        self.history = Vec::new();
+    }
+
     // ----- attacks ---------------------------------------------------------------------
 
     /// Pieces of colour `by` that attack `sq` as a king-capturing threat: chariots, the
