@@ -124,7 +124,8 @@ fn fit_k(samples: &[Sample], tables: &EvalTables) -> f64 {
 
 /// Calls `f` on every tuned weight, in a fixed order. Phase weights, the attack scale
 /// curve and the no-attacker scale stay as they are (they shape the evaluation rather
-/// than weigh a feature).
+/// than weigh a feature), and so does the tempo bonus: sampling only quiet positions
+/// biases it (the side to move is the one without a winning capture).
 fn visit(p: &mut EvalParams, f: &mut dyn FnMut(&mut i32)) {
     let score = |s: &mut Score, f: &mut dyn FnMut(&mut i32)| {
         f(&mut s.mg);
@@ -133,7 +134,15 @@ fn visit(p: &mut EvalParams, f: &mut dyn FnMut(&mut i32)) {
     for v in p.piece_value.iter_mut().skip(1) {
         score(v, f);
     }
-    for table in p.pst_mg.iter_mut().chain(p.pst_eg.iter_mut()) {
+    // Soldier tables stay hand-set: how a soldier gains value as it nears the palace is
+    // known, and games reach its deep squares too rarely to fit them.
+    let soldier = crate::xiangqi::PieceKind::Soldier.index();
+    let tables = p
+        .pst_mg
+        .iter_mut()
+        .enumerate()
+        .chain(p.pst_eg.iter_mut().enumerate());
+    for (_, table) in tables.filter(|(kind, _)| *kind != soldier) {
         for row in table.iter_mut() {
             for v in row.iter_mut() {
                 f(v);
@@ -161,7 +170,6 @@ fn visit(p: &mut EvalParams, f: &mut dyn FnMut(&mut i32)) {
         &mut p.soldier_linked,
         &mut p.horse_leg_own,
         &mut p.horse_leg_enemy,
-        &mut p.tempo,
     ] {
         score(v, f);
     }
@@ -174,18 +182,6 @@ fn count(p: &EvalParams) -> usize {
     n
 }
 
-fn get(p: &EvalParams, i: usize) -> i32 {
-    let mut p = p.clone();
-    let (mut n, mut v) = (0, 0);
-    visit(&mut p, &mut |x| {
-        if n == i {
-            v = *x;
-        }
-        n += 1;
-    });
-    v
-}
-
 fn set(p: &mut EvalParams, i: usize, value: i32) {
     let mut n = 0;
     visit(p, &mut |x| {
@@ -194,6 +190,27 @@ fn set(p: &mut EvalParams, i: usize, value: i32) {
         }
         n += 1;
     });
+}
+
+/// Weight of the pull towards the hand-set defaults: `REGULARISATION · Σ (w − w₀)²` is
+/// added to the error, so a weight only moves far where many positions ask for it (a
+/// table entry seen in a handful of positions would otherwise fit their noise).
+const REGULARISATION: f64 = 5e-9;
+
+fn penalty(current: &[i32], defaults: &[i32]) -> f64 {
+    current
+        .iter()
+        .zip(defaults)
+        .map(|(&c, &d)| ((c - d) as f64).powi(2))
+        .sum::<f64>()
+        * REGULARISATION
+}
+
+fn flat(p: &EvalParams) -> Vec<i32> {
+    let mut p = p.clone();
+    let mut v = Vec::new();
+    visit(&mut p, &mut |x| v.push(*x));
+    v
 }
 
 /// Runs the tuning and prints the result as Rust source on stdout.
@@ -205,6 +222,8 @@ pub fn run(path: &str, passes: usize) -> Result<(), String> {
     let mut params = DEFAULT_PARAMS.clone();
     let tables = EvalTables::new(&params);
     let k = fit_k(&train, &tables);
+    let defaults = flat(&params);
+    let mut current = defaults.clone();
     let mut best = error(&train, &tables, k);
     let start_valid = error(&valid, &tables, k);
     eprintln!("K = {k:.3}; error: training {best:.6}, validation {start_valid:.6}");
@@ -212,17 +231,19 @@ pub fn run(path: &str, passes: usize) -> Result<(), String> {
     for pass in 1..=passes {
         let mut improved = 0;
         for i in 0..n {
-            let old = get(&params, i);
+            let old = current[i];
             let step = if i < 12 { 8 } else { 3 };
             for delta in [step, -step] {
                 set(&mut params, i, old + delta);
-                let e = error(&train, &EvalTables::new(&params), k);
+                current[i] = old + delta;
+                let e = error(&train, &EvalTables::new(&params), k) + penalty(&current, &defaults);
                 if e < best {
                     best = e;
                     improved += 1;
                     break;
                 }
                 set(&mut params, i, old);
+                current[i] = old;
             }
         }
         let v = error(&valid, &EvalTables::new(&params), k);
@@ -310,6 +331,10 @@ fn rust_source(p: &EvalParams) -> String {
 mod tests {
     use super::*;
 
+    fn get(p: &EvalParams, i: usize) -> i32 {
+        flat(p)[i]
+    }
+
     #[test]
     fn visit_get_set_address_each_weight_once() {
         let mut p = DEFAULT_PARAMS.clone();
@@ -322,5 +347,6 @@ mod tests {
             set(&mut p, i, old);
         }
         assert_eq!(p, DEFAULT_PARAMS);
+        assert_eq!(flat(&p).len(), n);
     }
 }
