@@ -44,6 +44,20 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+impl TtEntry {
+    /// Whether the stored score settles a node searched with window (`alpha`, `beta`):
+    /// exact, a lower bound at or above beta, or an upper bound at or below alpha.
+    #[inline(always)]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 const DEPTH_OFFSET: i32 = 8;
 const BUCKET: usize = 4;
 
@@ -291,6 +305,23 @@ mod tests {
         tt.store(key ^ 1, 2, 0, -(MATE - 4), -3, 0, Bound::Upper);
         assert_eq!(tt.probe(key ^ 1, 6).unwrap().score, -(MATE - 8));
         assert!(tt.probe(key ^ 2, 0).is_none());
+    }
+
+    #[test]
+    fn bounds_cut_only_outside_the_window() {
+        let e = |score, bound| TtEntry {
+            mv: 0,
+            score,
+            eval: 0,
+            depth: 1,
+            bound,
+        };
+        assert!(e(5, Bound::Exact).cuts(0, 10));
+        assert!(e(10, Bound::Lower).cuts(0, 10));
+        assert!(!e(9, Bound::Lower).cuts(0, 10));
+        assert!(e(0, Bound::Upper).cuts(0, 10));
+        assert!(!e(1, Bound::Upper).cuts(0, 10));
+        assert!(!e(50, Bound::None).cuts(0, 10));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::picker::MovePicker;
 use super::{InfoCallback, Score, ScoreBound, SearchInfo, SearchResult, Shared, INFINITY};
 use crate::game::{Game, GenType, Outcome};
 use crate::movelist::MoveList;
-use crate::tt::{Bound, MATE, MATE_BOUND};
+use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND};
 use once_cell::sync::Lazy;
 use std::sync::atomic::Ordering;
 
@@ -42,6 +42,12 @@ fn futility_margin(depth: i32) -> i32 {
 fn lmp_count(depth: i32, improving: bool) -> usize {
     let base = 3 + depth * depth;
     (if improving { base } else { base / 2 + 1 }) as usize
+}
+
+/// The entry's move, if it is legal here (a key collision can bring any move).
+#[inline(always)]
+fn legal_tt_move<G: Game>(pos: &G, e: TtEntry) -> Option<G::Move> {
+    G::move_from_u16(e.mv).filter(|&m| pos.is_legal(m))
 }
 
 /// Score of a rule outcome at `ply`; `draw` is the draw score for the side to move.
@@ -547,20 +553,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let excluded = self.stack[ply].excluded;
         let key = pos.key();
         let tt = self.shared.tt.probe(key, ply);
-        let tt_move = tt
-            .and_then(|e| G::move_from_u16(e.mv))
-            .filter(|&m| pos.is_legal(m));
+        let tt_move = tt.and_then(|e| legal_tt_move(pos, e));
         if let Some(e) = tt {
-            if !PV
-                && excluded.is_none()
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !PV && excluded.is_none() && e.depth >= depth && e.cuts(alpha, beta) {
                 return e.score;
             }
         }
@@ -831,20 +826,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         let key = pos.key();
         let tt = self.shared.tt.probe(key, ply);
         if let Some(e) = tt {
-            if !PV
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !PV && e.cuts(alpha, beta) {
                 return e.score;
             }
         }
-        let tt_move = tt
-            .and_then(|e| G::move_from_u16(e.mv))
-            .filter(|&m| pos.is_legal(m));
+        let tt_move = tt.and_then(|e| legal_tt_move(pos, e));
 
         let mut best_score;
         let stand_pat;
