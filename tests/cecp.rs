@@ -7,51 +7,9 @@
 #[path = "common/engine.rs"]
 mod engine;
 
-use engine::Engine;
+use engine::{assert_legal, assert_no_panic, ms, play, position, Engine, SLOW};
 use jiang::xiangqi::Position;
 use std::time::{Duration, Instant};
-
-fn ms(v: u64) -> Duration {
-    Duration::from_millis(v)
-}
-
-/// Generous wait for anything that is not a timing assertion.
-const SLOW: Duration = Duration::from_secs(10);
-
-/// A position from a FEN (or the start) and a move list, built with the library.
-fn position(fen: Option<&str>, moves: &[&str]) -> Position {
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(f).unwrap_or_else(|e| panic!("bad test FEN {f}: {e:?}")),
-        None => Position::startpos(),
-    };
-    for m in moves {
-        play(&mut pos, m);
-    }
-    pos
-}
-
-/// Plays a move the test knows to be legal.
-fn play(pos: &mut Position, m: &str) {
-    let mv = pos
-        .parse_legal_move(m)
-        .unwrap_or_else(|e| panic!("test move {m} illegal: {e:?}"));
-    pos.make_move(mv);
-}
-
-/// Asserts that `mv` (as the engine printed it) is legal in `pos`.
-#[track_caller]
-fn assert_legal(e: &Engine, pos: &Position, mv: &str) {
-    if pos.parse_legal_move(mv).is_err() {
-        e.fail(&format!("move '{mv}' is not legal in {}", pos.to_fen()));
-    }
-}
-
-#[track_caller]
-fn assert_no_panic(e: &Engine) {
-    if e.stderr().contains("panicked") {
-        e.fail("the engine panicked");
-    }
-}
 
 /// `xboard` + `protover 2`: returns the feature lines (the last one has `done=1`).
 fn handshake(e: &mut Engine) -> Vec<String> {

@@ -7,40 +7,9 @@
 #[path = "common/engine.rs"]
 mod engine;
 
-use engine::Engine;
+use engine::{assert_legal, assert_no_panic, ms, position, Engine, SLOW};
 use jiang::xiangqi::{Position, START_FEN};
 use std::time::{Duration, Instant};
-
-fn ms(v: u64) -> Duration {
-    Duration::from_millis(v)
-}
-
-/// Generous wait for anything that is not a timing assertion.
-const SLOW: Duration = Duration::from_secs(10);
-
-/// A position from a FEN (or the start) and a move list, built with the library.
-fn position(fen: Option<&str>, moves: &[&str]) -> Position {
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(f).unwrap_or_else(|e| panic!("bad test FEN {f}: {e:?}")),
-        None => Position::startpos(),
-    };
-    for m in moves {
-        let mv = pos
-            .parse_legal_move(m)
-            .unwrap_or_else(|e| panic!("test move {m} illegal: {e:?}"));
-        pos.make_move(mv);
-    }
-    pos
-}
-
-/// Asserts that `mv` (as the engine printed it) is legal in `pos`.
-#[track_caller]
-fn assert_legal(e: &Engine, pos: &Position, mv: &str) {
-    match pos.parse_legal_move(mv) {
-        Ok(m) if pos.legal_moves().contains(m) => {}
-        _ => e.fail(&format!("bestmove '{mv}' is not legal in {}", pos.to_fen())),
-    }
-}
 
 /// The `info` lines that carry a search report (depth and pv).
 fn search_infos(lines: &[String]) -> Vec<&String> {
@@ -97,13 +66,6 @@ fn assert_uci_infos(e: &Engine, lines: &[String]) {
                 "UCI info line lacks score cp/mate, nodes or pv: {l}"
             ));
         }
-    }
-}
-
-#[track_caller]
-fn assert_no_panic(e: &Engine) {
-    if e.stderr().contains("panicked") {
-        e.fail("the engine panicked");
     }
 }
 

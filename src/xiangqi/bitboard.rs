@@ -240,7 +240,8 @@ pub const PALACE: [Bitboard; 2] = [rect(3, 5, 0, 2), rect(3, 5, 7, 9)];
 /// Each side's own half of the board (its side of the river).
 pub const HALF: [Bitboard; 2] = [rect(0, 8, 0, 4), rect(0, 8, 5, 9)];
 
-const fn squares(list: &[(usize, usize)]) -> Bitboard {
+/// The set of the given `(file, rank)` points (for `const` tables).
+pub(crate) const fn squares(list: &[(usize, usize)]) -> Bitboard {
     let mut bb = 0u128;
     let mut i = 0;
     while i < list.len() {

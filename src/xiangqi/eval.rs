@@ -50,7 +50,7 @@
 use super::attacks::{
     cannon_captures, chariot_attacks, elephant_attacks, ADVISOR_STEPS, BETWEEN, HORSE_MOVES,
 };
-use super::bitboard::{Bitboard, BOARD_MASK, FILES, HALF, PALACE};
+use super::bitboard::{squares, Bitboard, BOARD_MASK, FILES, HALF, PALACE};
 use super::position::Position;
 use super::types::{Color, Piece, PieceKind, Square};
 use std::fmt::Write as _;
@@ -692,16 +692,6 @@ fn soldier_attacks_all(color: Color, soldiers: Bitboard) -> Bitboard {
     let left = (crossed >> 1) & !FILES[8].0;
     let right = (crossed << 1) & !FILES[0].0 & BOARD_MASK;
     Bitboard(forward | left | right)
-}
-
-const fn squares(list: &[(usize, usize)]) -> Bitboard {
-    let mut bb = 0u128;
-    let mut i = 0;
-    while i < list.len() {
-        bb |= 1u128 << (list[i].1 * 9 + list[i].0);
-        i += 1;
-    }
-    Bitboard(bb)
 }
 
 /// Points from which a crossed soldier of each colour stands in or steps into the enemy

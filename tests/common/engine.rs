@@ -286,3 +286,49 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// Milliseconds as a `Duration`.
+pub fn ms(v: u64) -> Duration {
+    Duration::from_millis(v)
+}
+
+/// Generous wait for anything that is not a timing assertion.
+pub const SLOW: Duration = Duration::from_secs(10);
+
+/// A position from a FEN (or the start) and a move list, built with the library.
+pub fn position(fen: Option<&str>, moves: &[&str]) -> jiang::xiangqi::Position {
+    let mut pos = match fen {
+        Some(f) => jiang::xiangqi::Position::from_fen(f)
+            .unwrap_or_else(|e| panic!("bad test FEN {f}: {e:?}")),
+        None => jiang::xiangqi::Position::startpos(),
+    };
+    for m in moves {
+        play(&mut pos, m);
+    }
+    pos
+}
+
+/// Plays a move the test knows to be legal.
+pub fn play(pos: &mut jiang::xiangqi::Position, m: &str) {
+    let mv = pos
+        .parse_legal_move(m)
+        .unwrap_or_else(|e| panic!("test move {m} illegal: {e:?}"));
+    pos.make_move(mv);
+}
+
+/// Asserts that `mv` (as the engine printed it) is legal in `pos`.
+#[track_caller]
+pub fn assert_legal(e: &Engine, pos: &jiang::xiangqi::Position, mv: &str) {
+    match pos.parse_legal_move(mv) {
+        Ok(m) if pos.legal_moves().contains(m) => {}
+        _ => e.fail(&format!("move '{mv}' is not legal in {}", pos.to_fen())),
+    }
+}
+
+/// Fails if the engine's stderr shows a panic.
+#[track_caller]
+pub fn assert_no_panic(e: &Engine) {
+    if e.stderr().contains("panicked") {
+        e.fail("the engine panicked");
+    }
+}
