@@ -4,60 +4,13 @@
 //! The positions with move sequences live in `tests/rules_cases.txt`, shared with
 //! `tests/rules_pyffish.py`, which cross-checks every expected result with pyffish.
 
+#[path = "common/count_alloc.rs"]
+mod count_alloc;
+
+use count_alloc::allocations_in;
 use jiang::game::Outcome;
 use jiang::xiangqi::rules::{EndReason, GameEnd, RepetitionVerdict, RULE60_PLIES};
 use jiang::xiangqi::{Bitboard, Color, Position, Square};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-// ----- a counting allocator, to show that judging a repetition allocates nothing -------
-
-struct CountingAlloc;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-fn note() {
-    if COUNTING.with(Cell::get) {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-    }
-}
-
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        System.alloc(layout)
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        System.alloc_zeroed(layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        System.realloc(ptr, layout, new_size)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAlloc = CountingAlloc;
-
-fn allocations_in<R>(f: impl FnOnce() -> R) -> (usize, R) {
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
-    COUNTING.with(|c| c.set(true));
-    let r = f();
-    COUNTING.with(|c| c.set(false));
-    (ALLOCATIONS.load(Ordering::SeqCst) - before, r)
-}
 
 // ----- helpers ---------------------------------------------------------------------------
 
