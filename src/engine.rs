@@ -47,6 +47,9 @@ pub struct Options {
     pub contempt: i32,
     /// Lines to search and report (UCI MultiPV).
     pub multipv: usize,
+    /// Whether the search applies the repetition judge (perpetual check and chase lose);
+    /// off, every repetition is a draw. On by default; off only to measure the judge.
+    pub repetition_judge: bool,
     /// Print progress reports of searches that are not infinite (CECP `post`/`nopost`;
     /// always on for UCCI and UCI).
     pub show_thinking: bool,
@@ -64,6 +67,7 @@ impl Default for Options {
             max_move_time: t.max_move_time,
             contempt: DEFAULT_CONTEMPT,
             multipv: 1,
+            repetition_judge: true,
             show_thinking: true,
         }
     }
@@ -314,6 +318,7 @@ impl Engine {
             threads: self.options.threads,
             contempt: self.options.contempt,
             multipv: self.options.multipv,
+            judge_repetitions: self.options.repetition_judge,
         };
         let draw_offered = Arc::new(AtomicBool::new(go.draw_offered));
         let pos = self.position.clone();

@@ -79,7 +79,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn move_from_u16(v: u16) -> Option<Self::Move>;
     /// Game-ending rules at a node `ply` plies below the search root, other than "no legal
     /// move" (repetition with its check/chase judgement, move limits, dead material).
-    fn rule_outcome(&self, ply: usize) -> Option<Outcome>;
+    /// With `judge_repetitions` false every repetition is a plain draw (the game's
+    /// repetition judge switched off, for comparison).
+    fn rule_outcome(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome>;
     /// Makes room so that `plies` more moves allocate nothing.
     fn reserve(&mut self, plies: usize);
 }

@@ -79,6 +79,7 @@ fn uci_handshake_and_search() {
         "option name Hash type spin",
         "option name Threads",
         "option name MaxMoveTime",
+        "option name RepetitionJudge type check default true",
     ] {
         if !has(p) {
             e.fail(&format!("no line starting with '{p}' before uciok"));
@@ -119,6 +120,40 @@ fn ucci_handshake_search_and_quit() {
     if !status.success() {
         e.fail(&format!("exit status {status}"));
     }
+    assert_no_panic(&e);
+}
+
+/// The RepetitionJudge option reaches the search: Red can only check perpetually, which
+/// loses with the judge on and draws with it off.
+#[test]
+fn repetition_judge_option() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("setoption name Contempt value 0");
+    let last_score = |e: &mut Engine, judge: &str| -> String {
+        e.send(&format!("setoption name RepetitionJudge value {judge}"));
+        e.send("position fen 4k4/9/7R1/9/9/9/9/1r7/r8/3K5 w - - 0 1");
+        e.send("go depth 10");
+        let (_, lines) = e.bestmove(SLOW);
+        let Some(info) = lines.iter().rev().find(|l| l.contains(" score ")) else {
+            e.fail("no info line with a score");
+        };
+        let words: Vec<&str> = info.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "score").unwrap_or(0);
+        words[at + 1..words.len().min(at + 3)].join(" ")
+    };
+    let on = last_score(&mut e, "true");
+    if !on.starts_with("mate -") {
+        e.fail(&format!("judge on: expected a lost mate score, got '{on}'"));
+    }
+    let off = last_score(&mut e, "false");
+    if off != "cp 0" {
+        e.fail(&format!("judge off: expected 'cp 0', got '{off}'"));
+    }
+    e.send("setoption name RepetitionJudge value maybe");
+    e.expect_line("complaint", SLOW, |l| {
+        l.starts_with("info string") && l.contains("RepetitionJudge")
+    });
     assert_no_panic(&e);
 }
 

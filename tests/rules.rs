@@ -174,6 +174,11 @@ fn search_needs_one_repetition_after_the_root_or_two_before_it() {
     // An interrupted check is no perpetual check: a plain repetition.
     let pos = play(fen, "h7h9 e9e8 h9h7 e8e9 h7h9");
     assert_eq!(pos.rule_outcome(4), Some(Outcome::Draw));
+
+    // With the judge switched off (option RepetitionJudge) a perpetual check is a draw.
+    let pos = play(fen, "h7h9 e9e8 h9h8 e8e9 h8h9");
+    assert_eq!(pos.rule_outcome_with(4, false), Some(Outcome::Draw));
+    assert_eq!(pos.rule_outcome_with(3, false), None);
 }
 
 #[test]

@@ -175,6 +175,45 @@ fn banned_and_restricted_root_moves_are_obeyed() {
     assert_eq!(r.best_move, Some(only));
 }
 
+/// Searches with the repetition judge on or off, contempt 0.
+fn run_judged(pos: &Position, depth: i32, judge_repetitions: bool) -> SearchResult<Move> {
+    let tt = TranspositionTable::new(8);
+    let limits = Limits {
+        depth: Some(depth),
+        judge_repetitions,
+        ..Limits::default()
+    };
+    let control = SearchControl::new(None, None, false);
+    search(pos, &limits, &tt, &control, &|_| {})
+}
+
+#[test]
+fn the_search_knows_perpetual_check_loses() {
+    // Black's chariots mate Red at once unless Red keeps checking; Red's lone chariot can
+    // check forever. By the Asian rules that perpetual loses; as a plain repetition it draws.
+    let fen = "4k4/9/7R1/9/9/9/9/1r7/r8/3K5 w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    let judged = run_judged(&pos, 12, true);
+    assert!(
+        matches!(Score::from_internal(judged.score), Score::Mate(n) if n < 0),
+        "judge on, the checking side is lost: score {}",
+        judged.score
+    );
+    let plain = run_judged(&pos, 12, false);
+    assert_eq!(plain.score, 0, "judge off, perpetual check draws");
+
+    // The other side of it: Black, being checked, knows Red must stop checking and lose.
+    let mut pos = pos;
+    pos.make_move(pos.parse_legal_move("h7e7").unwrap());
+    let judged = run_judged(&pos, 12, true);
+    assert!(
+        matches!(Score::from_internal(judged.score), Score::Mate(n) if n > 0),
+        "judge on, the checked side wins: score {}",
+        judged.score
+    );
+    assert_eq!(run_judged(&pos, 12, false).score, 0);
+}
+
 #[test]
 fn multipv_reports_distinct_lines_best_first() {
     use std::sync::Mutex;

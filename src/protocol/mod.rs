@@ -168,6 +168,7 @@ impl Session {
             "option name Contempt type spin default {} min 0 max 200",
             crate::engine::DEFAULT_CONTEMPT
         ));
+        send("option name RepetitionJudge type check default true");
         send("uciok");
     }
 
@@ -199,6 +200,7 @@ impl Session {
             "option contempt type spin min 0 max 200 default {}",
             crate::engine::DEFAULT_CONTEMPT
         ));
+        send("option repetitionjudge type check default true");
         send("ucciok");
     }
 
@@ -280,6 +282,11 @@ impl Session {
             "contempt" => {
                 if let Some(v) = number(0, 200) {
                     self.engine.options.contempt = v as i32;
+                }
+            }
+            "repetitionjudge" => {
+                if let Some(b) = flag() {
+                    self.engine.options.repetition_judge = b;
                 }
             }
             "maxmovetime" => {

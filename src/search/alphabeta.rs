@@ -514,7 +514,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = pos.rule_outcome(ply) {
+        if let Some(o) = pos.rule_outcome(ply, self.shared.limits.judge_repetitions) {
             return Some(outcome_score(o, ply, self.draw_score(pos)));
         }
         if ply >= MAX_PLY - 2 {

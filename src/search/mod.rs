@@ -41,6 +41,9 @@ pub struct Limits<M> {
     /// Contempt: how much worse than 0 a draw by rule is for the side to move at the
     /// root (positive: avoid draws), in evaluation units.
     pub contempt: i32,
+    /// Judge repetitions by the game's rules (perpetual check and chase lose); false makes
+    /// every repetition a draw.
+    pub judge_repetitions: bool,
 }
 
 impl<M> Default for Limits<M> {
@@ -54,6 +57,7 @@ impl<M> Default for Limits<M> {
             threads: 1,
             multipv: 1,
             contempt: 0,
+            judge_repetitions: true,
         }
     }
 }

@@ -96,8 +96,8 @@ impl Game for Position {
         Move::from_u16(v)
     }
     #[inline(always)]
-    fn rule_outcome(&self, ply: usize) -> Option<Outcome> {
-        Position::rule_outcome(self, ply)
+    fn rule_outcome(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome> {
+        Position::rule_outcome_with(self, ply, judge_repetitions)
     }
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);

@@ -221,6 +221,14 @@ impl Position {
     /// to move's view. Cheap unless a repetition is found.
     #[inline]
     pub fn rule_outcome(&self, ply: usize) -> Option<Outcome> {
+        self.rule_outcome_with(ply, true)
+    }
+
+    /// [`Position::rule_outcome`], or with `judge_repetitions` false, every repetition a
+    /// draw (the judge off: option `RepetitionJudge`, used to measure what the judge is
+    /// worth).
+    #[inline]
+    pub fn rule_outcome_with(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome> {
         let st = self.state();
         if st.rule60_count >= RULE60_PLIES {
             return Some(if self.has_legal_move() {
@@ -237,7 +245,11 @@ impl Position {
             while back <= reach {
                 if self.state_back(back).key == key {
                     if back <= ply || before_root {
-                        return Some(self.outcome_of(self.judge_span(back)));
+                        return Some(if judge_repetitions {
+                            self.outcome_of(self.judge_span(back))
+                        } else {
+                            Outcome::Draw
+                        });
                     }
                     before_root = true;
                 }
