@@ -908,22 +908,7 @@ pub fn breakdown_with(pos: &Position, t: &EvalTables) -> Breakdown {
     let sum = |c: usize| terms[c].iter().fold(Score::ZERO, |a, &b| a + b);
     let total = sum(0) - sum(1);
     let tapered = total.taper(phase, t.phase_max);
-
-    // A side without pieces able to cross the river cannot win.
-    let leader = if tapered > 0 {
-        Color::Red
-    } else {
-        Color::Black
-    };
-    let can_attack = ATTACKING_KINDS
-        .iter()
-        .any(|&k| counts[leader.index()][k.index()] > 0);
-    let scale = if tapered != 0 && !can_attack {
-        p.no_attackers_scale
-    } else {
-        64
-    };
-    let red_view = (tapered * scale / 64).clamp(-MAX_EVAL, MAX_EVAL);
+    let (scale, red_view) = scale_for_winnability(pos, p, tapered);
     let stm_view = match stm {
         Color::Red => red_view,
         Color::Black => -red_view,
@@ -937,6 +922,27 @@ pub fn breakdown_with(pos: &Position, t: &EvalTables) -> Breakdown {
         red_view,
         stm_view,
     }
+}
+
+/// The final scale (64 = 1) and the scaled, clamped score from Red's view: a side without
+/// pieces able to cross the river cannot win, so its lead counts for less. Shared by
+/// `breakdown_with` and the fast path.
+#[inline(always)]
+fn scale_for_winnability(pos: &Position, p: &EvalParams, tapered: i32) -> (i32, i32) {
+    let leader = if tapered > 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    let can_attack = ATTACKING_KINDS
+        .iter()
+        .any(|&k| pos.pieces_ck(leader, k).any());
+    let scale = if tapered != 0 && !can_attack {
+        p.no_attackers_scale
+    } else {
+        64
+    };
+    (scale, (tapered * scale / 64).clamp(-MAX_EVAL, MAX_EVAL))
 }
 
 // ----- Fast path -------------------------------------------------------------------------
@@ -1312,22 +1318,7 @@ fn fast_evaluate(pos: &Position, t: &EvalTables) -> i32 {
         .sum::<i32>()
         .clamp(0, t.phase_max);
     let tapered = total.taper(phase, t.phase_max);
-
-    // A side without pieces able to cross the river cannot win.
-    let leader = if tapered > 0 {
-        Color::Red
-    } else {
-        Color::Black
-    };
-    let can_attack = ATTACKING_KINDS
-        .iter()
-        .any(|&k| pos.pieces_ck(leader, k).any());
-    let scale = if tapered != 0 && !can_attack {
-        p.no_attackers_scale
-    } else {
-        64
-    };
-    let red_view = (tapered * scale / 64).clamp(-MAX_EVAL, MAX_EVAL);
+    let (_, red_view) = scale_for_winnability(pos, p, tapered);
     match stm {
         Color::Red => red_view,
         Color::Black => -red_view,
