@@ -149,28 +149,7 @@ fn visit(p: &mut EvalParams, f: &mut dyn FnMut(&mut i32)) {
             }
         }
     }
-    for v in p
-        .chariot_mobility
-        .iter_mut()
-        .chain(p.cannon_mobility.iter_mut())
-        .chain(p.horse_mobility.iter_mut())
-        .chain(p.king_attack_weight.iter_mut())
-        .chain(p.cannon_on_king_file.iter_mut())
-        .chain(p.cannon_on_king_rank.iter_mut())
-    {
-        score(v, f);
-    }
-    for v in [
-        &mut p.missing_advisor_vs_chariot,
-        &mut p.missing_advisor_vs_horse,
-        &mut p.missing_elephant_vs_cannon,
-        &mut p.king_open_file,
-        &mut p.king_off_home,
-        &mut p.soldier_crossed,
-        &mut p.soldier_linked,
-        &mut p.horse_leg_own,
-        &mut p.horse_leg_enemy,
-    ] {
+    for v in p.feature_scores_mut() {
         score(v, f);
     }
 }

@@ -281,30 +281,10 @@ fn fast_path_matches_breakdown() {
 fn random_params(rng: &mut Xoshiro256PlusPlus) -> EvalParams {
     let mut r = |lo: i32, hi: i32| lo + (rng.next_u32() % (hi - lo + 1) as u32) as i32;
     let mut p = DEFAULT_PARAMS.clone();
-    let scores = p
-        .piece_value
-        .iter_mut()
-        .chain(&mut p.chariot_mobility)
-        .chain(&mut p.cannon_mobility)
-        .chain(&mut p.horse_mobility)
-        .chain(&mut p.king_attack_weight)
-        .chain(&mut p.cannon_on_king_file)
-        .chain(&mut p.cannon_on_king_rank)
-        .chain([
-            &mut p.missing_advisor_vs_chariot,
-            &mut p.missing_advisor_vs_horse,
-            &mut p.missing_elephant_vs_cannon,
-            &mut p.king_open_file,
-            &mut p.king_off_home,
-            &mut p.soldier_crossed,
-            &mut p.soldier_linked,
-            &mut p.horse_leg_own,
-            &mut p.horse_leg_enemy,
-            &mut p.tempo,
-        ]);
-    for s in scores {
-        *s = Score::new(s.mg + r(-25, 25), s.eg + r(-25, 25));
-    }
+    let mut nudge = |s: &mut Score| *s = Score::new(s.mg + r(-25, 25), s.eg + r(-25, 25));
+    p.piece_value.iter_mut().for_each(&mut nudge);
+    p.feature_scores_mut().for_each(&mut nudge);
+    nudge(&mut p.tempo);
     for k in 0..7 {
         p.phase_weight[k] = r(0, 4);
         for row in 0..10 {

@@ -201,6 +201,32 @@ pub struct EvalParams {
     pub no_attackers_scale: i32,
 }
 
+impl EvalParams {
+    /// The feature weights that are middlegame/endgame pairs, in a fixed order: every
+    /// `Score` field except material (`piece_value`) and `tempo`. One list for the tuner
+    /// and the tests, so a new weight cannot be left out of either.
+    pub fn feature_scores_mut(&mut self) -> impl Iterator<Item = &mut Score> {
+        self.chariot_mobility
+            .iter_mut()
+            .chain(&mut self.cannon_mobility)
+            .chain(&mut self.horse_mobility)
+            .chain(&mut self.king_attack_weight)
+            .chain(&mut self.cannon_on_king_file)
+            .chain(&mut self.cannon_on_king_rank)
+            .chain([
+                &mut self.missing_advisor_vs_chariot,
+                &mut self.missing_advisor_vs_horse,
+                &mut self.missing_elephant_vs_cannon,
+                &mut self.king_open_file,
+                &mut self.king_off_home,
+                &mut self.soldier_crossed,
+                &mut self.soldier_linked,
+                &mut self.horse_leg_own,
+                &mut self.horse_leg_enemy,
+            ])
+    }
+}
+
 /// The default weights: the hand-set values of the first version, fitted to game results
 /// with `jiang tune` (Texel's method, 14 passes, L2 pull towards the hand-set values; the
 /// tempo bonus, phase weights, attack-scale curve and soldier tables stay hand-set).
