@@ -69,6 +69,14 @@ fn expect_move(e: &mut Engine, timeout: Duration) -> (String, Vec<String>) {
     (mv, lines)
 }
 
+/// Sends `cmd` and waits for the engine's move; returns it and how long it took (ms).
+fn timed_move(e: &mut Engine, cmd: &str, timeout: Duration) -> (String, u128) {
+    let t = Instant::now();
+    e.send(cmd);
+    let (mv, _) = expect_move(e, timeout);
+    (mv, t.elapsed().as_millis())
+}
+
 /// Asserts that nothing but thinking or comment lines arrives for `d`.
 #[track_caller]
 fn assert_no_move_for(e: &mut Engine, d: Duration) {
@@ -306,10 +314,7 @@ fn st_one_second_is_kept() {
     e.send("st 1");
     e.send("post");
     ping(&mut e, 1, SLOW);
-    let t = Instant::now();
-    e.send("usermove h2e2");
-    let (mv, _) = expect_move(&mut e, ms(3000));
-    let took = t.elapsed().as_millis();
+    let (mv, took) = timed_move(&mut e, "usermove h2e2", ms(3000));
     println!("st 1: move after {took} ms");
     assert_legal(&e, &position(None, &["h2e2"]), &mv);
     if took > 1200 {
@@ -327,10 +332,7 @@ fn level_with_a_short_clock_answers_in_time() {
     e.send("usermove h2e2");
     e.send("time 500");
     e.send("otim 500");
-    let t = Instant::now();
-    e.send("go");
-    let (mv, _) = expect_move(&mut e, ms(5000));
-    let took = t.elapsed().as_millis();
+    let (mv, took) = timed_move(&mut e, "go", ms(5000));
     println!("level 40 5 0, time 500: move after {took} ms");
     assert_legal(&e, &position(None, &["h2e2"]), &mv);
     // 5 s for 40 moves: far less than a second for this one.
@@ -348,10 +350,7 @@ fn ten_second_cap_with_a_long_clock() {
     e.send("level 1 10 0");
     e.send("time 60000");
     e.send("otim 60000");
-    let t = Instant::now();
-    e.send("go");
-    let (mv, _) = expect_move(&mut e, ms(12_000));
-    let took = t.elapsed().as_millis();
+    let (mv, took) = timed_move(&mut e, "go", ms(12_000));
     println!("level 1 10 0, time 60000: move after {took} ms");
     assert_legal(&e, &Position::startpos(), &mv);
     if took > 10_000 {
@@ -399,10 +398,7 @@ fn question_mark_moves_now() {
     e.send("st 30");
     e.send("usermove h2e2");
     std::thread::sleep(ms(300));
-    let t = Instant::now();
-    e.send("?");
-    let (mv, _) = expect_move(&mut e, ms(3000));
-    let took = t.elapsed().as_millis();
+    let (mv, took) = timed_move(&mut e, "?", ms(3000));
     println!("? answered after {took} ms");
     assert_legal(&e, &position(None, &["h2e2"]), &mv);
     if took > 500 {
