@@ -50,6 +50,19 @@ fn ping(e: &mut Engine, n: u32, timeout: Duration) -> Vec<String> {
     lines
 }
 
+/// Pings and fails if anything sent before was refused (`Illegal …` or `Error …` before
+/// the pong); `what` names what should have been accepted.
+#[track_caller]
+fn assert_accepted(e: &mut Engine, n: u32, what: &str) {
+    let before = ping(e, n, SLOW);
+    if let Some(l) = before
+        .iter()
+        .find(|l| l.starts_with("Illegal") || l.starts_with("Error"))
+    {
+        e.fail(&format!("{what}: {l}"));
+    }
+}
+
 /// Waits for `move M`; returns M and the lines before it. Fails on a result claim or an
 /// error line instead.
 #[track_caller]
@@ -237,13 +250,7 @@ fn setboard_with_xboard_letters() {
     e.send("force");
     e.send("setboard 4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1");
     e.send("usermove a1a8");
-    let before = ping(&mut e, 2, SLOW);
-    if let Some(l) = before
-        .iter()
-        .find(|l| l.starts_with("Illegal") || l.starts_with("Error"))
-    {
-        e.fail(&format!("setboard not taken: {l}"));
-    }
+    assert_accepted(&mut e, 2, "setboard not taken");
     assert_no_panic(&e);
 }
 
@@ -278,13 +285,7 @@ fn undo_and_remove_take_moves_back() {
     e.send("usermove i9h9");
     e.send("remove"); // h0g2 and i9h9 taken back: Red to move
     e.send("usermove h0g2");
-    let before = ping(&mut e, 3, SLOW);
-    if let Some(l) = before
-        .iter()
-        .find(|l| l.starts_with("Illegal") || l.starts_with("Error"))
-    {
-        e.fail(&format!("the board was not taken back: {l}"));
-    }
+    assert_accepted(&mut e, 3, "the board was not taken back");
     e.send("new");
     e.send("undo"); // nothing to take back
     e.expect_line("an error", SLOW, |l| l.starts_with("Error"));
@@ -297,13 +298,7 @@ fn undo_and_remove_take_moves_back() {
     e.send("undo");
     e.send("exit");
     e.send("usermove h2e2"); // legal again: the undo reached the board
-    let before = ping(&mut e, 4, SLOW);
-    if let Some(l) = before
-        .iter()
-        .find(|l| l.starts_with("Illegal") || l.starts_with("Error"))
-    {
-        e.fail(&format!("undo in analysis failed: {l}"));
-    }
+    assert_accepted(&mut e, 4, "undo in analysis failed");
     assert_no_panic(&e);
 }
 
