@@ -7,27 +7,18 @@
 
 #[path = "common/count_alloc.rs"]
 mod count_alloc;
+#[path = "common/rng.rs"]
+mod rng;
 
 use count_alloc::allocations_in;
 use jiang::movelist::MoveList;
 use jiang::perft::perft;
 use jiang::xiangqi::{GenType, Move, Position};
-
-/// A small deterministic generator (xorshift), so the loop itself cannot allocate.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+use rng::Rng;
 
 /// Random walks: generate all stages, query each move, make, recurse a few plies, unmake
 /// everything. Returns a checksum so nothing is optimised away.
-fn churn(pos: &mut Position, rng: &mut XorShift, walks: usize, depth: usize) -> u64 {
+fn churn(pos: &mut Position, rng: &mut Rng, walks: usize, depth: usize) -> u64 {
     let mut sum = 0u64;
     let mut path: [Option<Move>; 64] = [None; 64];
     for _ in 0..walks {
@@ -82,13 +73,14 @@ fn search_primitives_do_not_allocate() {
         pos.reserve_history(64);
         // Warm-up: lazily built tables and anything else initialised on first use.
         let warm = perft(&mut pos, 2);
-        let _ = churn(&mut pos, &mut XorShift(1), 4, 8);
+        let _ = churn(&mut pos, &mut Rng::new(1), 4, 8);
 
         let (n, nodes) = allocations_in(|| perft(&mut pos, depth));
         assert_eq!(n, 0, "{fen}: perft({depth}) allocated {n} times");
         assert!(nodes > warm);
 
-        let (n, sum) = allocations_in(|| churn(&mut pos, &mut XorShift(0x9e37_79b9), 2000, 40));
+        let mut rng = Rng::new(0x9e37_79b9);
+        let (n, sum) = allocations_in(|| churn(&mut pos, &mut rng, 2000, 40));
         assert_eq!(n, 0, "{fen}: generate/make/unmake allocated {n} times");
         assert_ne!(sum, 0);
         assert_eq!(

@@ -6,9 +6,12 @@
 
 #[path = "common/engine.rs"]
 mod engine;
+#[path = "common/rng.rs"]
+mod rng;
 
 use engine::{assert_legal, assert_no_panic, ms, position, Engine, SLOW};
 use jiang::xiangqi::{Position, START_FEN};
+use rng::Rng;
 use std::time::{Duration, Instant};
 
 /// The `info` lines that carry a search report (depth and pv).
@@ -188,22 +191,10 @@ fn cyclone_dialect_fen_line() {
     assert_legal(&e, &pos, &mv);
 }
 
-/// Tiny deterministic generator for the random game.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// A pseudo-random legal game of `plies` plies that never reaches a position without a
 /// legal move.
 fn random_game(seed: u64, plies: usize) -> (Position, Vec<String>) {
-    let mut rng = XorShift(seed);
+    let mut rng = Rng::new(seed);
     let mut pos = Position::startpos();
     let mut moves = Vec::new();
     while moves.len() < plies {

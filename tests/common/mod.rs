@@ -8,8 +8,9 @@
 #![allow(dead_code)]
 
 use jiang::xiangqi::{Color, Move, Piece, PieceKind, Position, Square};
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+
+mod rng;
+pub use rng::Rng;
 
 /// The four orthogonal unit steps.
 const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -398,28 +399,5 @@ pub fn reachable(p: Piece, f: i32, r: i32) -> bool {
         }
         PieceKind::Soldier => rr >= 5 || ((rr == 3 || rr == 4) && f % 2 == 0),
         _ => true,
-    }
-}
-
-/// A seeded random generator with a few conveniences.
-pub struct Rng(Xoshiro256PlusPlus);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// Uniform in 0..n (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.0.next_u64() % n as u64) as usize
-    }
-
-    /// True with probability `num / den`.
-    pub fn chance(&mut self, num: usize, den: usize) -> bool {
-        self.below(den) < num
     }
 }
