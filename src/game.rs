@@ -1,12 +1,17 @@
-//! The interface between a game's rules and the search.
+//! The interfaces between a game and the rest of jiang.
 //!
-//! The search (`crate::search`) is generic over [`Game`] and monomorphised, so Xiangqi pays
-//! nothing for the generality; another two-player chess-like game is a new module that
-//! implements this trait. (A three-player game needs a different search, not this trait
-//! bent out of shape.)
+//! * [`Rules`]: what the front end needs from any game (FEN in and out, move parsing and
+//!   legality, playing a move in the game record, the result by the rules, the board
+//!   drawing, perft). Every game implements it, whatever plays it.
+//! * [`Game`]: what the two-player search (`crate::search`) needs on top of that (keys,
+//!   staged move generation, make/unmake, evaluation, exchange tests). The search is
+//!   generic over it and monomorphised, so Xiangqi pays nothing for the generality.
+//!
+//! A game the generic search is the wrong tool for implements only [`Rules`] and brings
+//! its own move chooser (Microchess: a solved table; ThreeChess: a three-player search).
 
 use crate::movelist::{ListMove, MoveList};
-use std::fmt::Display;
+use std::fmt::{self, Display};
 
 /// Which moves to generate.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -26,15 +31,108 @@ pub enum Outcome {
     Draw,
     /// The side to move has won by rule (the opponent perpetually checked or chased).
     Win,
-    /// The side to move has lost by rule.
+    /// The side to move has lost by rule (checkmated, its king captured, ...).
     Loss,
 }
 
-/// Rules, move generation and evaluation of a two-player game, as the search needs them.
-pub trait Game: Clone + Send + Sync + 'static {
-    /// A move: small and copyable.
+/// The end of a game by its rules, as the game record and the protocols show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The result, PGN style where it fits: `1-0` (the first player wins), `0-1`,
+    /// `1/2-1/2`; games with other payoffs write their own (e.g. ThreeChess
+    /// `blue 1 green -1 red 0`).
+    pub result: String,
+    /// Why, in words: `Black is checkmated`, `White captures the king`.
+    pub reason: String,
+    /// Index of the winning player (`None`: a draw, or no single winner).
+    pub winner: Option<usize>,
+}
+
+impl Display for GameEnd {
+    /// E.g. `0-1 {Red checks perpetually}` (the CECP result claim format).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {{{}}}", self.result, self.reason)
+    }
+}
+
+/// Perft counts for a `perft` command: the leaves below each root move.
+#[derive(Clone, Debug, Default)]
+pub struct Divide {
+    /// (move text, leaves below it), in generation order.
+    pub moves: Vec<(String, u64)>,
+    /// Total leaves.
+    pub nodes: u64,
+}
+
+/// What the front end needs from a game: positions, moves, results and drawings.
+///
+/// Nothing here is on a hot path: these are called once per protocol command.
+pub trait Rules: Clone + Send + Sync + 'static {
+    /// A move: small and copyable, printed in the game's notation by `Display`.
     type Move: ListMove + Display + Send + Sync + std::hash::Hash + 'static;
 
+    /// The game's name on the protocol (`UCI_Variant`), lower case: `xiangqi`.
+    const NAME: &'static str;
+    /// The players in turn order, lower case (`["red", "black"]`): used for
+    /// `d`, results, and clock keywords.
+    const PLAYERS: &'static [&'static str];
+    /// The `go` keywords that carry each player's remaining time and increment, in turn
+    /// order (UCI: `wtime`/`winc` for the first player, `btime`/`binc` for the second).
+    const CLOCK_KEYS: &'static [(&'static str, &'static str)] =
+        &[("wtime", "winc"), ("btime", "binc")];
+
+    /// The start position (for games without a fixed one, a sensible default).
+    fn start_position() -> Self;
+    /// Reads a FEN of this game, with a one-line reason when it is not one.
+    fn from_fen(fen: &str) -> Result<Self, String>;
+    /// The position as FEN.
+    fn to_fen(&self) -> String;
+    /// Index into [`Rules::PLAYERS`] of the player to move.
+    fn player_to_move(&self) -> usize;
+    /// Every legal move (empty when the game is over).
+    fn legal_moves(&self) -> Vec<Self::Move>;
+    /// Reads a move in the game's notation and checks that it is legal here, with a
+    /// one-line reason when it is not (malformed, not legal, game over).
+    fn parse_legal_move(&self, text: &str) -> Result<Self::Move, String>;
+    /// Plays a legal move in the game record (history kept for the rule judge).
+    fn play(&mut self, m: Self::Move);
+    /// How the game stands by its rules: `None` while it goes on.
+    fn game_end(&self) -> Option<GameEnd>;
+    /// The board as text for a person (`d`), with the side to move, FEN and state.
+    fn diagram(&self) -> String;
+    /// The static evaluation explained (`eval`).
+    fn eval_report(&self) -> String;
+    /// Leaves of the legal move tree `depth` plies down (a finished game is a leaf).
+    fn perft(&mut self, depth: u32) -> u64;
+    /// Makes room so that `plies` more moves allocate nothing.
+    fn reserve(&mut self, plies: usize);
+
+    /// perft with the count under each root move.
+    fn divide(&mut self, depth: u32) -> Divide {
+        let mut d = Divide::default();
+        if depth == 0 {
+            d.nodes = 1;
+            return d;
+        }
+        for m in self.legal_moves() {
+            let mut child = self.clone();
+            child.play(m);
+            let n = child.perft(depth - 1);
+            d.moves.push((m.to_string(), n));
+            d.nodes += n;
+        }
+        d
+    }
+}
+
+/// Rules, move generation and evaluation of a two-player game, as the search needs them.
+///
+/// Games with king capture instead of checkmate (fairy chess, Baroque) fit as follows:
+/// [`Game::in_check`] means "the enemy could capture my king now" (so quiescence does not
+/// stand pat and searches every move), a position whose side to move has lost its king
+/// returns [`Outcome::Loss`] from [`Game::rule_outcome`] (so a forced king capture
+/// scores as mate), and [`Game::no_moves_outcome`] says what having no move means.
+pub trait Game: Rules {
     /// Size of the table indexed by [`Game::history_index`].
     const HISTORY_SIZE: usize;
 
@@ -42,15 +140,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn key(&self) -> u64;
     /// 0 or 1: the side to move.
     fn side_index(&self) -> usize;
-    /// Whether the side to move is in check.
+    /// Whether the side to move is in check (king-capture games: its king is attacked).
     fn in_check(&self) -> bool;
-    /// Appends the legal moves of that type (evasions when in check).
+    /// Appends the legal moves of that type (all moves, evasions, when in check).
     fn generate(&self, gen: GenType, list: &mut MoveList<Self::Move>);
     /// Whether a move from outside the generator (TT, killers) is legal here.
     fn is_legal(&self, m: Self::Move) -> bool;
     /// Whether the move captures.
     fn is_capture(&self, m: Self::Move) -> bool;
-    /// Whether the move gives check.
+    /// Whether the move gives check (attacks the enemy king).
     fn gives_check(&self, m: Self::Move) -> bool;
     /// Plays a legal move.
     fn make_move(&mut self, m: Self::Move);
@@ -69,19 +167,22 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn see_ge(&self, m: Self::Move, threshold: i32) -> bool;
     /// Ordering value of a capture (most valuable victim, least valuable attacker).
     fn capture_order(&self, m: Self::Move) -> i32;
-    /// Value of the piece the move captures, for delta pruning (0 for quiet moves).
+    /// Value of what the move captures, for delta pruning (0 for quiet moves).
     fn captured_value(&self, m: Self::Move) -> i32;
     /// Index of the move for history tables: `< HISTORY_SIZE`.
     fn history_index(&self, m: Self::Move) -> usize;
-    /// Packs a move in 16 bits for the transposition table.
+    /// Packs a move in 16 bits for the transposition table (0 is never a move).
     fn move_to_u16(m: Self::Move) -> u16;
     /// Unpacks [`Game::move_to_u16`].
     fn move_from_u16(v: u16) -> Option<Self::Move>;
     /// Game-ending rules at a node `ply` plies below the search root, other than "no legal
-    /// move" (repetition with its check/chase judgement, move limits, dead material).
-    /// With `judge_repetitions` false every repetition is a plain draw (the game's
-    /// repetition judge switched off, for comparison).
+    /// move" (a captured king, repetition with its check/chase judgement, move limits,
+    /// dead material). With `judge_repetitions` false every repetition is a plain draw
+    /// (the game's repetition judge switched off, for comparison).
     fn rule_outcome(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome>;
-    /// Makes room so that `plies` more moves allocate nothing.
-    fn reserve(&mut self, plies: usize);
+    /// What it means for the side to move to have no legal move (Xiangqi: it loses, mate
+    /// or stalemate; Baroque: a draw).
+    fn no_moves_outcome(&self) -> Outcome {
+        Outcome::Loss
+    }
 }

@@ -1,8 +1,13 @@
 //! A fixed-capacity move list on the stack: move generation never allocates.
 
+use std::mem::MaybeUninit;
+
 /// The most moves a list holds. A Xiangqi side has at most 2·17 chariot + 2·17 cannon +
-/// 2·8 horse + 2·4 elephant + 2·4 advisor + 4 king + 5·3 soldier = 119 moves.
-pub const MAX_MOVES: usize = 128;
+/// 2·8 horse + 2·4 elephant + 2·4 advisor + 4 king + 5·3 soldier = 119 moves; the 8x8 and
+/// three-player games can have more (a fairy-chess army of rooks and bishops, Baroque's
+/// queen-moving pieces, ThreeChess with promoted queens). Positions with more moves than
+/// this are contrived; their surplus moves are dropped, never written out of bounds.
+pub const MAX_MOVES: usize = 256;
 
 /// A move type usable in a [`MoveList`]: small, copyable, with a filler value for unused
 /// slots (never read back).
@@ -11,11 +16,21 @@ pub trait ListMove: Copy + Eq + std::fmt::Debug {
     const FILLER: Self;
 }
 
-/// A list of up to [`MAX_MOVES`] moves.
-#[derive(Clone)]
+/// A list of up to [`MAX_MOVES`] moves. The slots past `len` are never read, so they are
+/// left uninitialised: a new list costs nothing to set up.
 pub struct MoveList<M: ListMove> {
-    moves: [M; MAX_MOVES],
+    moves: [MaybeUninit<M>; MAX_MOVES],
     len: usize,
+}
+
+impl<M: ListMove> Clone for MoveList<M> {
+    fn clone(&self) -> Self {
+        let mut c = Self::new();
+        for &m in self.iter() {
+            c.push(m);
+        }
+        c
+    }
 }
 
 impl<M: ListMove> Default for MoveList<M> {
@@ -29,7 +44,7 @@ impl<M: ListMove> MoveList<M> {
     #[inline(always)]
     pub fn new() -> Self {
         MoveList {
-            moves: [M::FILLER; MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
@@ -40,7 +55,7 @@ impl<M: ListMove> MoveList<M> {
     pub fn push(&mut self, m: M) {
         debug_assert!(self.len < MAX_MOVES);
         if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
+            self.moves[self.len] = MaybeUninit::new(m);
             self.len += 1;
         }
     }
@@ -66,13 +81,16 @@ impl<M: ListMove> MoveList<M> {
     /// The moves as a slice.
     #[inline(always)]
     pub fn as_slice(&self) -> &[M] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` slots were written by `push` (and `M: Copy` has no drop
+        // glue); `MaybeUninit<M>` has the layout of `M`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<M>(), self.len) }
     }
 
     /// The moves as a mutable slice.
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [M] {
-        &mut self.moves[..self.len]
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<M>(), self.len) }
     }
 
     /// Iterates over the moves.

@@ -8,7 +8,6 @@
 pub mod cecp;
 pub mod output;
 pub mod parse;
-pub mod terminal;
 
 use crate::bench;
 use crate::engine::{Engine, MAX_HASH_MB, MAX_THREADS};
@@ -18,6 +17,26 @@ use output::{info_string, send, Dialect};
 use parse::{parse_bool, parse_go, parse_position, parse_setoption};
 use std::io::BufRead;
 use std::time::Duration;
+
+/// The `help` text.
+pub const HELP: &str = "\
+jiang - a Xiangqi (Chinese chess) engine. Coordinates: files a-i, ranks 0-9 from Red's side, moves like h2e2.
+
+Protocols (chosen by the first command):
+  ucci                 UCCI 3.0 (ElephantEye-style GUIs)
+  uci                  UCI as Pikafish speaks it (ranks 0-9)
+  xboard               CECP, the XBoard/WinBoard protocol version 2 (ranks 0-9)
+
+Commands:
+  position startpos|fen FEN [moves M...]   set the position (FEN after the last capture + moves)
+  go [depth D|nodes N|movetime MS|infinite|time T ...]   search and answer 'bestmove' (plain go: 5 s)
+  stop                 answer at once            isready    -> readyok
+  banmoves M...        (UCCI) forbid root moves  setoption  set an option (see 'uci'/'ucci')
+  d                    draw the board            moves      list the legal moves
+  eval                 evaluation breakdown      perft D    count leaf nodes (divide)
+  result               is the game over, and why (mate, perpetual check/chase, 60 moves)
+  bench [D]            fixed-depth benchmark     help       this text
+  quit                 exit";
 
 /// Engine name and version as announced.
 pub const ENGINE_NAME: &str = concat!("jiang ", env!("CARGO_PKG_VERSION"));
@@ -112,7 +131,9 @@ impl Session {
                 self.quit = true;
             }
             "probe" => self.probe(args),
-            "d" | "display" => send(&terminal::board_diagram(&self.engine.position)),
+            "d" | "display" => send(&crate::xiangqi::display::board_diagram(
+                &self.engine.position,
+            )),
             "moves" => {
                 let moves: Vec<String> = self
                     .engine
@@ -130,7 +151,7 @@ impl Session {
             }),
             "perft" => self.perft(args.first().copied(), &args[args.len().min(1)..]),
             "bench" => self.bench(args),
-            "help" | "?" => send(terminal::HELP),
+            "help" | "?" => send(HELP),
             _ => self.complain(&format!(
                 "unknown command '{}', type 'help' for the list",
                 truncate(cmd, 40)
@@ -450,7 +471,7 @@ impl Session {
 }
 
 /// Runs perft with divide and returns the report lines.
-pub fn perft_report(pos: &mut Position, depth: u32) -> Vec<String> {
+pub fn perft_report<R: crate::game::Rules>(pos: &mut R, depth: u32) -> Vec<String> {
     let r = perft::divide(pos, depth);
     let mut lines: Vec<String> = r.divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
     lines.push(String::new());

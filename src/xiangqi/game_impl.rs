@@ -1,13 +1,59 @@
-//! Xiangqi as a [`Game`] for the generic search.
+//! Xiangqi as a game of jiang: [`Rules`] for the front end, [`Game`] for the search.
 
 use super::position::Position;
 use super::see::see_value;
-use super::types::{Move, PieceKind};
-use crate::game::{Game, GenType, Outcome};
+use super::types::{Color, Move, PieceKind};
+use crate::game::{Game, GameEnd, GenType, Outcome, Rules};
 use crate::movelist::MoveList;
 
-impl Game for Position {
+impl Rules for Position {
     type Move = Move;
+    const NAME: &'static str = "xiangqi";
+    const PLAYERS: &'static [&'static str] = &["red", "black"];
+
+    fn start_position() -> Self {
+        Position::startpos()
+    }
+    fn from_fen(fen: &str) -> Result<Self, String> {
+        Position::from_fen(fen).map_err(|e| e.to_string())
+    }
+    fn to_fen(&self) -> String {
+        Position::to_fen(self)
+    }
+    fn player_to_move(&self) -> usize {
+        self.side_to_move().index()
+    }
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self).iter().copied().collect()
+    }
+    fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
+        Position::parse_legal_move(self, text).map_err(|e| e.to_string())
+    }
+    fn play(&mut self, m: Move) {
+        self.make_move(m);
+    }
+    fn game_end(&self) -> Option<GameEnd> {
+        self.game_result().map(|end| GameEnd {
+            result: end.result().to_string(),
+            reason: end.reason_text(),
+            winner: end.winner.map(Color::index),
+        })
+    }
+    fn diagram(&self) -> String {
+        super::display::board_diagram(self)
+    }
+    fn eval_report(&self) -> String {
+        super::eval::trace(self)
+    }
+    fn perft(&mut self, depth: u32) -> u64 {
+        super::perft::perft(self, depth)
+    }
+    fn reserve(&mut self, plies: usize) {
+        self.reserve_history(plies);
+    }
+}
+
+impl Game for Position {
     const HISTORY_SIZE: usize = 14 * 90;
 
     #[inline(always)]
@@ -98,8 +144,5 @@ impl Game for Position {
     #[inline(always)]
     fn rule_outcome(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome> {
         Position::rule_outcome_with(self, ply, judge_repetitions)
-    }
-    fn reserve(&mut self, plies: usize) {
-        self.reserve_history(plies);
     }
 }

@@ -2,10 +2,12 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod display;
 pub mod eval;
 pub mod fen;
 mod game_impl;
 pub mod movegen;
+pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod see;

@@ -158,11 +158,11 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
-impl fmt::Display for GameEnd {
-    /// E.g. `0-1 {Red checks perpetually}`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl GameEnd {
+    /// Why the game ended, in words: `Red checks perpetually`.
+    pub fn reason_text(&self) -> String {
         let loser = self.winner.map(|w| color_name(w.flip())).unwrap_or("");
-        let why = match self.reason {
+        match self.reason {
             EndReason::Checkmate => format!("{loser} is checkmated"),
             EndReason::Stalemate => format!("{loser} has no legal move"),
             EndReason::PerpetualCheck => format!("{loser} checks perpetually"),
@@ -170,8 +170,14 @@ impl fmt::Display for GameEnd {
             EndReason::Repetition => "draw by repetition".to_string(),
             EndReason::MoveLimit => format!("draw by the 60-move rule ({RULE60_PLIES} plies)"),
             EndReason::DeadMaterial => "draw: neither side can mate".to_string(),
-        };
-        write!(f, "{} {{{why}}}", self.result())
+        }
+    }
+}
+
+impl fmt::Display for GameEnd {
+    /// E.g. `0-1 {Red checks perpetually}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {{{}}}", self.result(), self.reason_text())
     }
 }
 

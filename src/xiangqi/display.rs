@@ -1,6 +1,6 @@
-//! Human-friendly extras: the board diagram (`d`), the command list (`help`).
+//! The Xiangqi board drawn as text for a person (`d`).
 
-use crate::xiangqi::{Color, Position, Square};
+use super::{Color, Position, Square};
 
 /// Whether the terminal is likely to show Chinese characters (a UTF-8 locale).
 fn utf8_terminal() -> bool {
@@ -84,23 +84,3 @@ pub fn board_diagram_with(pos: &Position, chinese: bool) -> String {
     });
     s
 }
-
-/// The `help` text.
-pub const HELP: &str = "\
-jiang - a Xiangqi (Chinese chess) engine. Coordinates: files a-i, ranks 0-9 from Red's side, moves like h2e2.
-
-Protocols (chosen by the first command):
-  ucci                 UCCI 3.0 (ElephantEye-style GUIs)
-  uci                  UCI as Pikafish speaks it (ranks 0-9)
-  xboard               CECP, the XBoard/WinBoard protocol version 2 (ranks 0-9)
-
-Commands:
-  position startpos|fen FEN [moves M...]   set the position (FEN after the last capture + moves)
-  go [depth D|nodes N|movetime MS|infinite|time T ...]   search and answer 'bestmove' (plain go: 5 s)
-  stop                 answer at once            isready    -> readyok
-  banmoves M...        (UCCI) forbid root moves  setoption  set an option (see 'uci'/'ucci')
-  d                    draw the board            moves      list the legal moves
-  eval                 evaluation breakdown      perft D    count leaf nodes (divide)
-  result               is the game over, and why (mate, perpetual check/chase, 60 moves)
-  bench [D]            fixed-depth benchmark     help       this text
-  quit                 exit";
