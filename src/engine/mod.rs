@@ -22,10 +22,16 @@ use std::time::Duration;
 
 /// Default hash size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
-/// Largest hash size accepted, in MiB (as ElephantEye). The table is allocated and
-/// zeroed at once on the input thread, so a larger one would block the protocol for many
-/// seconds (16 GiB: ~50 s) or exhaust memory when a GUI sends a huge value.
-pub const MAX_HASH_MB: usize = 1024;
+/// Largest hash size a protocol may ask for, in MiB (1 TiB). What is actually used is
+/// also capped by the memory the machine has available (see [`Engine::set_hash`]).
+/// Making a table costs no time whatever its size (see `crate::tt`).
+pub const MAX_HASH_MB: usize = 1 << 20;
+/// Tables up to this size are emptied in place; larger ones are replaced by fresh memory
+/// (emptying 4 GiB in place would hold the input thread for a second or more).
+const CLEAR_IN_PLACE_MB: usize = 64;
+/// Part of the available memory a hash table may take, in percent: the rest is left to
+/// the process (search stacks, histories) and to the machine.
+const HASH_SHARE_OF_AVAILABLE: usize = 80;
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 256;
 /// Most MultiPV lines accepted.
@@ -286,8 +292,31 @@ impl Engine {
         };
         self.stop_and_wait();
         self.game = game;
-        self.tt.clear();
+        self.empty_tt();
         Ok(())
+    }
+
+    /// Empties the hash table (no search may be running): small tables in place, large
+    /// ones by swapping in fresh memory and freeing the old on a thread of its own, so the
+    /// input thread never waits for gigabytes to be written or unmapped.
+    fn empty_tt(&mut self) {
+        if self.tt.size_mb() <= CLEAR_IN_PLACE_MB {
+            self.tt.clear();
+            return;
+        }
+        match self.tt.fresh() {
+            Some(fresh) => {
+                let old = std::mem::replace(&mut self.tt, Arc::new(fresh));
+                let freed = std::thread::Builder::new()
+                    .name("tt-free".into())
+                    .spawn(move || drop(old));
+                if let Err(e) = freed {
+                    // The closure (and with it the old table) was dropped here instead.
+                    log::warn!("cannot start a thread to free the old table: {e}");
+                }
+            }
+            None => self.tt.clear(),
+        }
     }
 
     /// Sets up a position of the current game (start position when `fen` is `None`)
@@ -435,21 +464,49 @@ impl Engine {
     /// A new game: clears the transposition table and the move-ordering memory.
     pub fn new_game(&mut self) {
         self.stop_and_wait();
-        self.tt.clear();
+        self.empty_tt();
         self.game.new_game();
     }
 
-    /// Resizes the transposition table.
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Resizes the transposition table to `mb` MiB, or to the most this machine can give
+    /// (a share of its available memory). Returns the size in use, or an error (the old
+    /// table kept) when no memory can be had at all. Takes no time whatever the size.
+    pub fn set_hash(&mut self, mb: usize) -> Result<usize, String> {
         self.stop_and_wait();
-        self.options.hash_mb = mb;
-        self.tt = Arc::new(TranspositionTable::new(mb));
+        let mut want = mb.clamp(1, MAX_HASH_MB);
+        if let Some(avail) = crate::tt::available_mb() {
+            let cap = (avail / 100 * HASH_SHARE_OF_AVAILABLE).max(1);
+            want = want.min(cap);
+        }
+        // Free the old table first: it may be what stands between us and the new one.
+        let old_mb = self.tt.size_mb();
+        self.tt = Arc::new(TranspositionTable::new(1));
+        let mut size = want;
+        loop {
+            if let Some(tt) = TranspositionTable::try_new(size) {
+                self.tt = Arc::new(tt);
+                self.options.hash_mb = size;
+                return Ok(size);
+            }
+            if size <= 1 {
+                break;
+            }
+            size /= 2;
+        }
+        self.tt = Arc::new(
+            TranspositionTable::try_new(old_mb.max(1))
+                .unwrap_or_else(|| TranspositionTable::new(1)),
+        );
+        Err(format!(
+            "no memory for a hash table of {mb} MiB; using {} MiB",
+            self.tt.size_mb()
+        ))
     }
 
     /// Clears the transposition table.
     pub fn clear_hash(&mut self) {
         self.stop_and_wait();
-        self.tt.clear();
+        self.empty_tt();
     }
 
     /// The shared transposition table.

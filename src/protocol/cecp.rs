@@ -320,10 +320,10 @@ impl Session {
                 self.quit = true;
             }
             "memory" => match arg.and_then(|s| s.parse::<u64>().ok()) {
-                Some(mb) => {
-                    let mb = mb.clamp(1, MAX_HASH_MB as u64) as usize;
+                Some(asked) => {
+                    let mb = asked.clamp(1, MAX_HASH_MB as u64) as usize;
                     if mb != self.engine.options.hash_mb {
-                        self.engine.set_hash(mb);
+                        self.set_hash(asked.max(1) as i128, mb);
                     }
                 }
                 None => self.cecp_bad_argument(line),

@@ -269,14 +269,25 @@ impl Session {
         };
         match key.as_str() {
             "hash" | "hashsize" => {
-                if let Some(mb) = number(0, MAX_HASH_MB as u64) {
-                    let mb = if mb == 0 {
+                // Sizes above what the machine can give are clamped by `set_hash`, which
+                // says so once; only a value that is not a size at all is refused here.
+                match value.trim().parse::<i128>() {
+                    Ok(v) if v < 0 => info_string(&format!(
+                        "{name} {v} is out of range, using {}",
                         crate::engine::DEFAULT_HASH_MB
-                    } else {
-                        mb as usize
-                    };
-                    self.engine.set_hash(mb);
+                    )),
+                    Ok(_) => {}
+                    Err(_) => {
+                        info_string(&format!("{name} needs a number, got '{value}'"));
+                        return;
+                    }
                 }
+                let (asked, mb) = match value.trim().parse::<i128>() {
+                    Ok(v) if v <= 0 => (v, crate::engine::DEFAULT_HASH_MB),
+                    Ok(v) => (v, v.min(MAX_HASH_MB as i128) as usize),
+                    Err(_) => return,
+                };
+                self.set_hash(asked.max(mb as i128), mb);
             }
             "threads" => {
                 if let Some(n) = number(0, MAX_THREADS as u64) {
@@ -377,6 +388,18 @@ impl Session {
                 }
             }
             Err(e) => self.complain(&format!("{} (game unchanged)", truncate(&e, 200))),
+        }
+    }
+
+    /// Resizes the hash table to `mb` MiB (the user `asked` for that or more), telling
+    /// the user when the size used differs from the one asked for.
+    pub(super) fn set_hash(&mut self, asked: i128, mb: usize) {
+        match self.engine.set_hash(mb) {
+            Ok(used) if used as i128 != asked => self.complain(&format!(
+                "hash {asked} MiB is more than this machine can give; using {used} MiB"
+            )),
+            Ok(_) => {}
+            Err(e) => self.complain(&e),
         }
     }
 
