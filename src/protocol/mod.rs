@@ -396,7 +396,7 @@ impl Session {
     pub(super) fn set_hash(&mut self, asked: i128, mb: usize) {
         match self.engine.set_hash(mb) {
             Ok(used) if used as i128 != asked => self.complain(&format!(
-                "hash {asked} MiB is more than this machine can give; using {used} MiB"
+                "hash {asked} MiB is out of range (more than this machine can give); using {used} MiB"
             )),
             Ok(_) => {}
             Err(e) => self.complain(&e),
