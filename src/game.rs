@@ -98,6 +98,9 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// How XBoard shows the game when it does not know it by name (`None`: XBoard knows
     /// it, as Xiangqi, or cannot show it).
     const XBOARD: Option<XboardVariant> = None;
+    /// Names of the rule sets the game can be played by, the default first (empty: one
+    /// set of rules only).
+    const RULE_SETS: &'static [&'static str] = &[];
 
     /// The start position (for games without a fixed one, a sensible default).
     fn start_position() -> Self;
@@ -124,6 +127,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn perft(&mut self, depth: u32) -> u64;
     /// Makes room so that `plies` more moves allocate nothing.
     fn reserve(&mut self, plies: usize);
+    /// Plays the game by the rule set called `name` (one of [`Rules::RULE_SETS`]).
+    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
+        Err(format!("{} has no rule set called '{name}'", Self::NAME))
+    }
 
     /// perft with the count under each root move.
     fn divide(&mut self, depth: u32) -> Divide {

@@ -64,6 +64,9 @@ pub struct Options {
     /// Whether the search applies the repetition judge (perpetual check and chase lose);
     /// off, every repetition is a draw. On by default; off only to measure the judge.
     pub repetition_judge: bool,
+    /// The rule set asked for (`Rules` option; Xiangqi: `asian` or `alphachess`), applied
+    /// to every game that has it; `None`: each game's default.
+    pub rules: Option<String>,
 }
 
 impl Default for Options {
@@ -79,6 +82,7 @@ impl Default for Options {
             contempt: DEFAULT_CONTEMPT,
             multipv: 1,
             repetition_judge: true,
+            rules: None,
         }
     }
 }
@@ -292,6 +296,26 @@ impl Engine {
         };
         self.stop_and_wait();
         self.game = game;
+        if let Some(r) = &self.options.rules {
+            if self
+                .game
+                .rule_sets()
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case(r))
+            {
+                let _ = self.game.set_rule_set(r);
+            }
+        }
+        self.empty_tt();
+        Ok(())
+    }
+
+    /// Plays by the rule set called `name` (for the games that have it, now and after
+    /// switching games). The hash is cleared: scores depend on the rules.
+    pub fn set_rules(&mut self, name: &str) -> Result<(), String> {
+        self.stop_and_wait();
+        self.game.set_rule_set(name)?;
+        self.options.rules = Some(name.to_ascii_lowercase());
         self.empty_tt();
         Ok(())
     }

@@ -44,6 +44,10 @@ pub trait GameSession: Send {
     fn xboard(&self) -> Option<XboardVariant>;
     /// The FEN of the start position.
     fn start_fen(&self) -> String;
+    /// The rule sets the game can be played by, the default first (empty: one only).
+    fn rule_sets(&self) -> &'static [&'static str];
+    /// Plays by the rule set called `name` from now on (positions set up later too).
+    fn set_rule_set(&mut self, name: &str) -> Result<(), String>;
     /// Index of the player to move.
     fn player_to_move(&self) -> usize;
     /// Sets up a position: the start position (`fen` = `None`) or a FEN, then plays
@@ -111,12 +115,20 @@ fn lock_state<G: Game>(state: &Mutex<SearchState<G>>) -> MutexGuard<'_, SearchSt
     }
 }
 
-/// Reads a position: the start or a FEN, then the moves. Builds a fresh value.
-pub fn build_position<R: Rules>(fen: Option<&str>, moves: &[&str]) -> Result<R, String> {
+/// Reads a position: the start or a FEN, under the rule set `rules` (`None`: the game's
+/// default), then the moves. Builds a fresh value.
+pub fn build_position<R: Rules>(
+    fen: Option<&str>,
+    moves: &[&str],
+    rules: Option<&str>,
+) -> Result<R, String> {
     let mut pos = match fen {
         None => R::start_position(),
         Some(f) => R::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
     };
+    if let Some(r) = rules {
+        pos.set_rule_set(r)?;
+    }
     pos.reserve(moves.len() + 256);
     for (n, text) in moves.iter().enumerate() {
         let m = pos
@@ -148,6 +160,8 @@ pub fn end_without_moves<R: Rules>(pos: &R) -> Option<GameEnd> {
 /// The session of a two-player game played by the generic search.
 pub struct SearchSession<G: Game> {
     pos: G,
+    /// The rule set chosen (`None`: the game's default).
+    rule_set: Option<&'static str>,
     banned: Vec<G::Move>,
     /// Move-ordering memory carried from one search of the game to the next.
     state: Arc<Mutex<SearchState<G>>>,
@@ -158,6 +172,7 @@ impl<G: Game> SearchSession<G> {
     pub fn new() -> Self {
         SearchSession {
             pos: G::start_position(),
+            rule_set: None,
             banned: Vec::new(),
             state: Arc::new(Mutex::new(SearchState::new())),
         }
@@ -269,11 +284,30 @@ impl<G: Game> GameSession for SearchSession<G> {
     fn start_fen(&self) -> String {
         G::start_position().to_fen()
     }
+    fn rule_sets(&self) -> &'static [&'static str] {
+        G::RULE_SETS
+    }
+    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
+        let Some(&known) = G::RULE_SETS.iter().find(|r| r.eq_ignore_ascii_case(name)) else {
+            return Err(if G::RULE_SETS.is_empty() {
+                format!("{} has one set of rules only", G::NAME)
+            } else {
+                format!(
+                    "unknown rule set '{name}' ({}: {})",
+                    G::NAME,
+                    G::RULE_SETS.join(", ")
+                )
+            });
+        };
+        self.pos.set_rule_set(known)?;
+        self.rule_set = Some(known);
+        Ok(())
+    }
     fn player_to_move(&self) -> usize {
         self.pos.player_to_move()
     }
     fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
-        self.pos = build_position(fen, moves)?;
+        self.pos = build_position(fen, moves, self.rule_set)?;
         self.banned.clear();
         Ok(())
     }
@@ -326,7 +360,7 @@ impl<G: Game> GameSession for SearchSession<G> {
         let pos = match setup {
             None => &self.pos,
             Some((fen, moves)) => {
-                owned = build_position::<G>(fen, moves)?;
+                owned = build_position::<G>(fen, moves, self.rule_set)?;
                 &owned
             }
         };

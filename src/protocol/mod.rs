@@ -189,6 +189,7 @@ impl Session {
             crate::engine::DEFAULT_CONTEMPT
         ));
         send("option name RepetitionJudge type check default true");
+        send(&rules_option("option name Rules"));
         let vars: Vec<String> = games::VARIANTS.iter().map(|v| format!("var {v}")).collect();
         send(&format!(
             "option name UCI_Variant type combo default {} {}",
@@ -232,6 +233,15 @@ impl Session {
             crate::engine::DEFAULT_CONTEMPT
         ));
         send("option repetitionjudge type check default true");
+        send(&format!(
+            "option rules type combo {} default {}",
+            crate::xiangqi::RuleSet::NAMES
+                .iter()
+                .map(|n| format!("var {n}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            crate::xiangqi::RuleSet::NAMES[0]
+        ));
         send("ucciok");
     }
 
@@ -342,6 +352,11 @@ impl Session {
                 }
             }
             "ucivariant" | "variant" => self.select_variant(value.trim()),
+            "rules" => {
+                if let Err(e) = self.engine.set_rules(value.trim()) {
+                    self.complain(&format!("{} (rules unchanged)", truncate(&e, 200)));
+                }
+            }
             "usebook" => {
                 if flag() == Some(true) {
                     info_string("jiang has no opening book yet; usebook stays off");
@@ -579,6 +594,17 @@ pub fn bench_report(depth: i32, progress: &mut dyn FnMut(&str)) -> Vec<String> {
         format!("Nodes/second    : {}", r.nps()),
         format!("Bench: {} nodes {} nps", r.nodes, r.nps()),
     ]
+}
+
+/// The `Rules` option line (Xiangqi's rule sets, default first).
+fn rules_option(prefix: &str) -> String {
+    let names = crate::xiangqi::RuleSet::NAMES;
+    let vars: Vec<String> = names.iter().map(|n| format!("var {n}")).collect();
+    format!(
+        "{prefix} type combo default {} {}",
+        names[0],
+        vars.join(" ")
+    )
 }
 
 fn truncate(s: &str, n: usize) -> String {
