@@ -7,7 +7,7 @@
 mod engine;
 
 use engine::{assert_no_panic, Engine, SLOW};
-use jiang::game::{Game, Outcome};
+use jiang::game::Outcome;
 use jiang::search::{search, Limits, SearchControl};
 use jiang::tt::TranspositionTable;
 use jiang::xiangqi::rules::EndReason;
