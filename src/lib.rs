@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod engine;
 pub mod game;
+pub mod microchess;
 pub mod movelist;
 pub mod perft;
 pub mod protocol;
