@@ -329,9 +329,13 @@ impl Position {
         self.piece_at(m.to())
     }
 
-    /// Plays a legal move.
+    /// Plays a legal move. (Anything else is a caller's bug: a debug build asserts; a
+    /// release build leaves a finished game as it is and keeps the ply count in range.)
     pub fn play(&mut self, m: Move) {
         debug_assert!(self.is_legal(m), "{m} is not legal");
+        if self.plies >= MAX_PLIES {
+            return;
+        }
         let Some(mover) = self.piece_at(m.from()) else {
             return;
         };

@@ -83,15 +83,24 @@ pub fn game_end(ending: Ending) -> GameEnd {
     }
 }
 
+/// `1 ply`, `2 plies`.
+fn plies(n: u16) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 /// One side's solved value in words.
 fn side_value(value: &Value, side: Side) -> String {
     let s = side.index();
     format!(
-        "{} guaranteed {}, expects {:.3} against a random opponent, maximin line {} plies",
+        "{} guaranteed {}, expects {:.3} against a random opponent, maximin line {}",
         side.name(),
         value.guaranteed[s],
         value.expected[s],
-        value.plies[s]
+        plies(value.plies[s].into())
     )
 }
 
@@ -157,22 +166,22 @@ pub fn eval_report(pos: &Position) -> String {
     for (mv, after) in sol.move_values(pos) {
         let _ = writeln!(
             s,
-            "  {mv}  guaranteed {} {}  expects {:.3}  line {} plies",
+            "  {mv}  guaranteed {} {}  expects {:.3}  line {}",
             after.guaranteed[0],
             after.guaranteed[1],
             after.expected[m],
-            u16::from(after.plies[m]) + 1
+            plies(u16::from(after.plies[m]) + 1)
         );
     }
     if let Some(c) = sol.choose(pos) {
         let _ = write!(
             s,
-            "Choice: {} (keeps {}'s guarantee {}, expects {:.3}, {} plies in its maximin line)",
+            "Choice: {} (keeps {}'s guarantee {}, expects {:.3}, maximin line {})",
             c.mv,
             side.name(),
             c.guaranteed[m],
             c.expected,
-            c.plies
+            plies(c.plies.into())
         );
     }
     s

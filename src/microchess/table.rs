@@ -8,7 +8,7 @@
 //! FEN reader accepts has a value. A move always adds one ply, so the states of ply
 //! `p` depend only on those of ply `p + 1`: backward induction is one sweep from ply 30
 //! down to 0, no iteration to a fixed point. The moves are generated once per placement
-//! and side to move ([`MoveGraph`]), not once per state.
+//! and side to move (`MoveGraph`), not once per state.
 
 use super::position::{Position, MAX_PLIES, PLACEMENT_CODES};
 use super::types::Move;
