@@ -313,3 +313,19 @@ fn a_guaranteed_tie_beats_a_guaranteed_draw() {
     }
     assert!(found > 0);
 }
+
+/// The time to solve, printed (not asserted: timings belong to commands):
+/// `cargo test --release --test microchess_solution -- --ignored --nocapture solve_time`.
+#[test]
+#[ignore]
+fn solve_time() {
+    for run in 1..=5 {
+        let s = jiang::microchess::Solution::compute();
+        eprintln!(
+            "solve {run}: {} states in {:.1} ms, table {:.1} MB",
+            states(),
+            s.elapsed.as_secs_f64() * 1e3,
+            (states() * std::mem::size_of::<jiang::microchess::Value>()) as f64 / 1e6
+        );
+    }
+}

@@ -33,6 +33,7 @@
 use super::position::Position;
 use super::table::StateTable;
 use super::types::{Move, Side};
+use crate::movelist::ListMove;
 use once_cell::sync::Lazy;
 use std::time::{Duration, Instant};
 
@@ -248,14 +249,19 @@ impl Solution {
             .collect()
     }
 
-    /// The move of the choosing rule, `None` when the game is over.
+    /// The move of the choosing rule, `None` when the game is over. Allocates nothing.
     pub fn choose(&self, pos: &Position) -> Option<Choice> {
-        let children = self.move_values(pos);
+        let mut children = [(Move::FILLER, Value::default()); 16];
+        let moves = pos.legal_moves();
+        for (slot, &m) in children.iter_mut().zip(moves.iter()) {
+            *slot = (m, self.value(&pos.after(m)));
+        }
+        let children = &children[..moves.len().min(16)];
         if children.is_empty() {
             return None;
         }
         let side = pos.side_to_move();
-        let (mv, after) = children[pick(&children, side)];
+        let (mv, after) = children[pick(children, side)];
         Some(Choice {
             mv,
             guaranteed: self.value(pos).guaranteed,
