@@ -21,14 +21,16 @@
 //! is the expected payoff after the move the rule picks, at the opponent's turns the
 //! mean over the opponent's legal moves.
 //!
-//! **Tie against draw**: the rule maximises jiang's own payoff, so a guaranteed tie (2)
-//! beats a guaranteed draw (1), although the tie gives the opponent 2 as well. Each
-//! player is scored by its own payoffs, not by the difference, so the point the opponent
-//! also gains costs jiang nothing, and the opponent has no incentive to resist: it too
-//! prefers the tie (2) to the draw (1), so the guaranteed tie is the line a rational
-//! opponent will follow, and against one that tries for more, the guarantee holds by
-//! construction (and a random one may blunder into a win for jiang, which the
-//! expected-payoff tiebreak goes after).
+//! **Tie against draw**: the rule maximises jiang's own guaranteed payoff, so a
+//! guaranteed tie (2) beats a guaranteed draw (1), although the tie gives the opponent 2
+//! as well and the draw only 1. That is right because each player is scored by its own
+//! payoffs (the course adds them up over mirror matches), not by the difference: the
+//! point the opponent also gains costs jiang nothing, and a rule on the difference would
+//! see tie and draw as equal (0) and could give away a sure point. The incentives agree
+//! too: once jiang is guaranteed 2, the only outcomes left are the tie (2, 2) and jiang's
+//! win (3, 0), so the opponent's own best is to go along with the tie; an opponent that
+//! tries anything else can only do worse for itself, never push jiang below 2, and a
+//! random one may blunder into jiang's win, which the expected-payoff tiebreak goes after.
 
 use super::position::Position;
 use super::table::StateTable;
