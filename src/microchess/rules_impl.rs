@@ -5,13 +5,20 @@
 use super::position::{Ending, Position, Status, MAX_PLIES};
 use super::solve::{solution, Value};
 use super::types::{Move, Side, Square, SIZE};
-use crate::game::{GameEnd, Rules};
+use crate::game::{GameEnd, Rules, XboardVariant};
 use std::fmt::Write as _;
 
 impl Rules for Position {
     type Move = Move;
     const NAME: &'static str = "microchess";
     const PLAYERS: &'static [&'static str] = &["white", "black"];
+    /// XBoard's fairy family on a 4x4 board: rook and king only (XBoard's own rook and
+    /// king moves, so it can check the moves it is sent).
+    const XBOARD: Option<XboardVariant> = Some(XboardVariant {
+        pieces: "...RK...rk",
+        board: "4x4+0_fairy",
+        betza: &[],
+    });
 
     fn start_position() -> Self {
         Position::handout()
