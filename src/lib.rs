@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod fairychess;
 pub mod game;
 pub mod movelist;
 pub mod perft;

@@ -1,0 +1,471 @@
+//! Static evaluation: a weighted sum of features, tapered between a middlegame and an
+//! endgame weight by the material left.
+//!
+//! Every term is linear in its weight, so one function ([`evaluate_terms`]) serves the
+//! search (adding weights as it goes) and the tuner (collecting the feature counts to
+//! fit the weights to game results; see `tune.rs`). The weights live in `weights.rs`.
+//!
+//! The terms, each counted for White minus Black:
+//! * material per kind;
+//! * placement: a piece-square table per kind, folded to the 10 squares of one octant
+//!   (the rules have no direction), and tropism (nearness to the enemy king) per kind;
+//! * mobility per kind: squares the piece can move to that are not its own side's and
+//!   not attacked by an enemy combatant;
+//! * king safety, which matters a lot in a king-capture game: enemy pieces attacking the
+//!   king's neighbourhood (per kind, plus the number of attacked neighbour squares and
+//!   the square of the number of attackers), enemy moves that would attack the king
+//!   (safe ones per kind, unsafe ones together), the king's safe flight squares (and
+//!   having none), own pieces next to the king;
+//! * threats: pieces attacked by a cheaper enemy piece or attacked and undefended, per
+//!   kind, separately for the side to move (it can save one) and the other side, and
+//!   having two or more such pieces when it is one's move;
+//! * the bishop pair and the right to move (tempo).
+
+use super::attacks::{Squares, COMBATANT_CAPTURES, COMBATANT_MOVES, KING};
+use super::position::Position;
+use super::types::{Color, PieceKind, Square};
+use super::weights::WEIGHTS;
+use std::fmt::Write;
+
+/// Phase weight of each kind (king, rook, bishop, knight, squire, combatant).
+pub const PHASE_WEIGHT: [i32; 6] = [0, 4, 2, 2, 2, 1];
+/// Phase of a full middlegame; more material counts as this much.
+pub const PHASE_MAX: i32 = 24;
+
+/// Feature groups: (name, first index, length).
+pub const GROUPS: [(&str, usize, usize); 21] = [
+    ("Material", MATERIAL, 5),
+    ("Placement", PST, 60),
+    ("Tropism", TROPISM, 5),
+    ("Mobility", MOBILITY, 6),
+    ("King zone attackers", ZONE_ATTACKERS, 6),
+    ("King zone squares hit", ZONE_SQUARES, 1),
+    ("King zone attackers^2", ZONE_ATTACKERS_SQ, 1),
+    ("Safe checks", SAFE_CHECKS, 6),
+    ("Unsafe checks", UNSAFE_CHECKS, 1),
+    ("King flight squares", KING_FLIGHT, 1),
+    ("King no flight", KING_NO_FLIGHT, 1),
+    ("King defenders", KING_DEFENDERS, 1),
+    ("Threatened (to move)", THREATENED_STM, 5),
+    ("Threatened (not to move)", THREATENED_OPP, 5),
+    ("Two threatened (to move)", TWO_THREATENED, 1),
+    ("Bishop pair", BISHOP_PAIR, 1),
+    ("Tempo", TEMPO, 1),
+    ("Attacks enemy king", KING_EN_PRISE, 1),
+    ("Squire pair", SQUIRE_PAIR, 1),
+    ("Combatant chain", COMBATANT_CHAIN, 1),
+    ("Rook pair", ROOK_PAIR, 1),
+];
+
+/// Material, per non-king kind (index `kind - 1`).
+pub const MATERIAL: usize = 0;
+/// Piece-square tables: `PST + kind * 10 + octant square`.
+pub const PST: usize = MATERIAL + 5;
+/// Nearness to the enemy king, per non-king kind: `7 - Chebyshev distance`.
+pub const TROPISM: usize = PST + 60;
+/// Mobility per kind.
+pub const MOBILITY: usize = TROPISM + 5;
+/// Enemy pieces of each kind attacking the king's neighbourhood.
+pub const ZONE_ATTACKERS: usize = MOBILITY + 6;
+/// Neighbour squares of the king the enemy attacks.
+pub const ZONE_SQUARES: usize = ZONE_ATTACKERS + 6;
+/// The square of the number of enemy pieces attacking the neighbourhood.
+pub const ZONE_ATTACKERS_SQ: usize = ZONE_SQUARES + 1;
+/// Enemy moves, per moving kind, that would attack the king from a square we do not
+/// defend.
+pub const SAFE_CHECKS: usize = ZONE_ATTACKERS_SQ + 1;
+/// Enemy moves that would attack the king from a square we defend.
+pub const UNSAFE_CHECKS: usize = SAFE_CHECKS + 6;
+/// King moves to squares the enemy does not attack.
+pub const KING_FLIGHT: usize = UNSAFE_CHECKS + 1;
+/// 1 when the king has no such square.
+pub const KING_NO_FLIGHT: usize = KING_FLIGHT + 1;
+/// Own non-king pieces next to the king.
+pub const KING_DEFENDERS: usize = KING_NO_FLIGHT + 1;
+/// Threatened pieces of the side to move, per non-king kind.
+pub const THREATENED_STM: usize = KING_DEFENDERS + 1;
+/// Threatened pieces of the side not to move, per non-king kind.
+pub const THREATENED_OPP: usize = THREATENED_STM + 5;
+/// 1 when the side to move has two or more threatened pieces.
+pub const TWO_THREATENED: usize = THREATENED_OPP + 5;
+/// Two bishops.
+pub const BISHOP_PAIR: usize = TWO_THREATENED + 1;
+/// The side to move.
+pub const TEMPO: usize = BISHOP_PAIR + 1;
+/// The side to move attacks the enemy king (it can take it: the game is won).
+pub const KING_EN_PRISE: usize = TEMPO + 1;
+/// Two squires.
+pub const SQUIRE_PAIR: usize = KING_EN_PRISE + 1;
+/// Combatants defending combatants (diagonal neighbours).
+pub const COMBATANT_CHAIN: usize = SQUIRE_PAIR + 1;
+/// Two rooks.
+pub const ROOK_PAIR: usize = COMBATANT_CHAIN + 1;
+/// Number of features.
+pub const N_FEATURES: usize = ROOK_PAIR + 1;
+
+/// Receives the features of a position: `color` has `count` of feature `f`.
+pub trait FeatureSink {
+    /// Adds `count` of feature `f` for `color` (White's count minus Black's is scored).
+    fn add(&mut self, color: Color, f: usize, count: i32);
+}
+
+/// The search's sink: sums the weights (middlegame, endgame) from White's view.
+#[derive(Default)]
+struct WeightSum {
+    mg: i32,
+    eg: i32,
+}
+
+impl FeatureSink for WeightSum {
+    #[inline(always)]
+    fn add(&mut self, color: Color, f: usize, count: i32) {
+        let w = WEIGHTS[f];
+        let c = if color == Color::White { count } else { -count };
+        self.mg += w[0] * c;
+        self.eg += w[1] * c;
+    }
+}
+
+/// The 10 squares of the a1-d1-d4 octant, indexed by (file, rank) of the folded square.
+#[inline(always)]
+pub fn octant(sq: Square) -> usize {
+    let f = sq.file().min(7 - sq.file()) as usize;
+    let r = sq.rank().min(7 - sq.rank()) as usize;
+    let (lo, hi) = if f <= r { (f, r) } else { (r, f) };
+    hi * (hi + 1) / 2 + lo
+}
+
+/// The game phase: material left, 0 (bare kings) to [`PHASE_MAX`].
+#[inline(always)]
+pub fn phase(pos: &Position) -> i32 {
+    let mut p = 0;
+    for kind in PieceKind::NON_KING {
+        p += PHASE_WEIGHT[kind.index()] * pos.pieces_kind(kind).count_ones() as i32;
+    }
+    p.min(PHASE_MAX)
+}
+
+/// Per-side attack information.
+#[derive(Default, Clone, Copy)]
+struct Attacks {
+    /// Squares attacked by any piece.
+    all: u64,
+    /// Squares attacked by a combatant.
+    combatant: u64,
+    /// Squares attacked by pieces worth less than a rook (combatant, knight, squire,
+    /// bishop), and by combatants alone: for "attacked by a cheaper piece".
+    minor: u64,
+}
+
+/// Rank of a kind for "attacked by a cheaper piece": combatant < minor pieces < rook.
+const CHEAPNESS: [u8; 6] = [3, 2, 1, 1, 1, 0];
+
+/// Computes every feature of `pos` into `sink`. Returns nothing: the sink keeps them.
+#[inline(always)]
+pub fn evaluate_terms<S: FeatureSink>(pos: &Position, sink: &mut S) {
+    let occ = pos.occupied();
+    let stm = pos.side_to_move();
+    let mut att = [Attacks::default(); 2];
+    for c in Color::ALL {
+        let a = &mut att[c.index()];
+        for kind in PieceKind::ALL {
+            for sq in Squares(pos.pieces(c, kind)) {
+                let s = Position::attacks_of(kind, sq, occ);
+                a.all |= s;
+                match kind {
+                    PieceKind::Combatant => a.combatant |= s,
+                    PieceKind::Bishop | PieceKind::Knight | PieceKind::Squire => a.minor |= s,
+                    _ => {}
+                }
+            }
+        }
+    }
+    for c in Color::ALL {
+        let them = c.flip();
+        let own = pos.pieces_of(c);
+        let enemy = pos.pieces_of(them);
+        let (a_us, a_them) = (att[c.index()], att[them.index()]);
+        let enemy_king = pos.king_square(them);
+        let mobility_area = !own & !a_them.combatant;
+
+        // Material, placement, tropism, mobility.
+        for kind in PieceKind::ALL {
+            let bb = pos.pieces(c, kind);
+            let k = kind.index();
+            for sq in Squares(bb) {
+                if kind != PieceKind::King {
+                    sink.add(c, MATERIAL + k - 1, 1);
+                    if let Some(ek) = enemy_king {
+                        let d = (sq.file() as i32 - ek.file() as i32)
+                            .abs()
+                            .max((sq.rank() as i32 - ek.rank() as i32).abs());
+                        sink.add(c, TROPISM + k - 1, 7 - d);
+                    }
+                }
+                sink.add(c, PST + k * 10 + octant(sq), 1);
+                let moves = match kind {
+                    PieceKind::Combatant => {
+                        (COMBATANT_MOVES[sq.index()] & !occ)
+                            | (COMBATANT_CAPTURES[sq.index()] & enemy)
+                    }
+                    _ => Position::attacks_of(kind, sq, occ),
+                };
+                sink.add(c, MOBILITY + k, (moves & mobility_area).count_ones() as i32);
+            }
+        }
+        if pos.pieces(c, PieceKind::Bishop).count_ones() >= 2 {
+            sink.add(c, BISHOP_PAIR, 1);
+        }
+        if pos.pieces(c, PieceKind::Squire).count_ones() >= 2 {
+            sink.add(c, SQUIRE_PAIR, 1);
+        }
+        if pos.pieces(c, PieceKind::Rook).count_ones() >= 2 {
+            sink.add(c, ROOK_PAIR, 1);
+        }
+        let combatants = pos.pieces(c, PieceKind::Combatant);
+        let chain = (combatants & a_us.combatant).count_ones() as i32;
+        if chain > 0 {
+            sink.add(c, COMBATANT_CHAIN, chain);
+        }
+
+        // King safety (of c's king, against `them`).
+        if let Some(k) = pos.king_square(c) {
+            let zone = KING[k.index()];
+            let mut attackers = 0;
+            for kind in PieceKind::ALL {
+                for sq in Squares(pos.pieces(them, kind)) {
+                    if Position::attacks_of(kind, sq, occ) & zone != 0 {
+                        sink.add(c, ZONE_ATTACKERS + kind.index(), 1);
+                        attackers += 1;
+                    }
+                }
+            }
+            sink.add(c, ZONE_SQUARES, (zone & a_them.all).count_ones() as i32);
+            sink.add(c, ZONE_ATTACKERS_SQ, attackers * attackers);
+            // Enemy moves onto squares from which the moved piece attacks the king.
+            let mut unsafe_checks = 0;
+            for kind in PieceKind::NON_KING {
+                let check_squares = Position::attacks_of(kind, k, occ);
+                for sq in Squares(pos.pieces(them, kind)) {
+                    let moves = match kind {
+                        PieceKind::Combatant => {
+                            (COMBATANT_MOVES[sq.index()] & !occ)
+                                | (COMBATANT_CAPTURES[sq.index()] & own)
+                        }
+                        _ => Position::attacks_of(kind, sq, occ) & !enemy,
+                    } & check_squares;
+                    let safe = (moves & !a_us.all).count_ones() as i32;
+                    if safe > 0 {
+                        sink.add(c, SAFE_CHECKS + kind.index(), safe);
+                    }
+                    unsafe_checks += (moves & a_us.all).count_ones() as i32;
+                }
+            }
+            sink.add(c, UNSAFE_CHECKS, unsafe_checks);
+            let flight = (KING[k.index()] & !own & !a_them.all).count_ones() as i32;
+            sink.add(c, KING_FLIGHT, flight);
+            if flight == 0 {
+                sink.add(c, KING_NO_FLIGHT, 1);
+            }
+            sink.add(c, KING_DEFENDERS, (zone & own).count_ones() as i32);
+        }
+
+        // Threats against c's pieces.
+        let mut threatened = 0;
+        let (group, to_move) = if c == stm {
+            (THREATENED_STM, true)
+        } else {
+            (THREATENED_OPP, false)
+        };
+        for kind in PieceKind::NON_KING {
+            let cheaper = match CHEAPNESS[kind.index()] {
+                0 => 0,
+                1 => a_them.combatant,
+                _ => a_them.combatant | a_them.minor,
+            };
+            let bb = pos.pieces(c, kind) & ((a_them.all & !a_us.all) | cheaper);
+            let n = bb.count_ones() as i32;
+            if n > 0 {
+                sink.add(c, group + kind.index() - 1, n);
+                threatened += n;
+            }
+        }
+        if to_move && threatened >= 2 {
+            sink.add(c, TWO_THREATENED, 1);
+        }
+        if c == stm {
+            sink.add(c, TEMPO, 1);
+            if let Some(ek) = enemy_king {
+                if a_us.all & ek.bb() != 0 {
+                    sink.add(c, KING_EN_PRISE, 1);
+                }
+            }
+        }
+    }
+}
+
+/// Tapers a (middlegame, endgame) pair by `phase`.
+#[inline(always)]
+pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
+/// The evaluation from White's view.
+#[inline]
+pub fn evaluate_white(pos: &Position) -> i32 {
+    let mut s = WeightSum::default();
+    evaluate_terms(pos, &mut s);
+    taper(s.mg, s.eg, phase(pos))
+}
+
+/// The evaluation from the side to move's view.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    let v = evaluate_white(pos);
+    if pos.side_to_move() == Color::White {
+        v
+    } else {
+        -v
+    }
+}
+
+/// Collects the counts per feature and side (for the report and the tuner).
+pub struct FeatureCounts {
+    /// `counts[color][feature]`.
+    pub counts: [[i32; N_FEATURES]; 2],
+}
+
+impl FeatureSink for FeatureCounts {
+    fn add(&mut self, color: Color, f: usize, count: i32) {
+        self.counts[color.index()][f] += count;
+    }
+}
+
+/// The feature counts of a position.
+pub fn feature_counts(pos: &Position) -> FeatureCounts {
+    let mut fc = FeatureCounts {
+        counts: [[0; N_FEATURES]; 2],
+    };
+    evaluate_terms(pos, &mut fc);
+    fc
+}
+
+/// The evaluation explained term by term (`eval`).
+pub fn trace(pos: &Position) -> String {
+    let fc = feature_counts(pos);
+    let ph = phase(pos);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<26}|{:>7} {:>6} |{:>7} {:>6} |{:>7} {:>6}",
+        "Term", "White mg", "eg", "Black mg", "eg", "Total mg", "eg"
+    );
+    let rule = "-".repeat(26 + 3 * 16);
+    let _ = writeln!(out, "{rule}");
+    let mut sum = [[0i32; 2]; 2];
+    for (name, first, len) in GROUPS {
+        let mut g = [[0i32; 2]; 2];
+        for (ci, counts) in fc.counts.iter().enumerate() {
+            for f in first..first + len {
+                g[ci][0] += WEIGHTS[f][0] * counts[f];
+                g[ci][1] += WEIGHTS[f][1] * counts[f];
+            }
+        }
+        if g == [[0; 2]; 2] {
+            continue;
+        }
+        for ci in 0..2 {
+            sum[ci][0] += g[ci][0];
+            sum[ci][1] += g[ci][1];
+        }
+        let _ = writeln!(
+            out,
+            "{:<26}|{:>8} {:>6} |{:>8} {:>6} |{:>8} {:>6}",
+            name,
+            g[0][0],
+            g[0][1],
+            g[1][0],
+            g[1][1],
+            g[0][0] - g[1][0],
+            g[0][1] - g[1][1]
+        );
+    }
+    let _ = writeln!(out, "{rule}");
+    let _ = writeln!(
+        out,
+        "{:<26}|{:>8} {:>6} |{:>8} {:>6} |{:>8} {:>6}",
+        "Sum",
+        sum[0][0],
+        sum[0][1],
+        sum[1][0],
+        sum[1][1],
+        sum[0][0] - sum[1][0],
+        sum[0][1] - sum[1][1]
+    );
+    let _ = writeln!(
+        out,
+        "Phase: {ph}/{PHASE_MAX} (middlegame weight {}%)",
+        ph * 100 / PHASE_MAX
+    );
+    let white = evaluate_white(pos);
+    let _ = writeln!(out, "Final score (White's view): {white:+}");
+    let stm = pos.side_to_move();
+    let v = if stm == Color::White { white } else { -white };
+    let _ = writeln!(out, "Final score (side to move, {}): {v:+}", stm.name());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn octant_folds_the_board() {
+        let mut seen = [0; 10];
+        for i in 0..64 {
+            seen[octant(Square::from_index(i))] += 1;
+        }
+        // Corners, edge squares and centre squares: 4 or 8 squares per octant square.
+        assert_eq!(seen.iter().sum::<i32>(), 64);
+        assert!(seen.iter().all(|&n| n == 4 || n == 8));
+        let sq = |s: &str| octant(Square::parse(s).unwrap());
+        assert_eq!(sq("a1"), sq("h8"));
+        assert_eq!(sq("b1"), sq("a2"));
+        assert_eq!(sq("b1"), sq("g8"));
+        assert_ne!(sq("d4"), sq("c4"));
+    }
+
+    #[test]
+    fn mirrored_positions_score_opposite() {
+        // Mirror ranks and swap colours and the side to move: the same position for the
+        // other side.
+        let fens = [
+            "kr1b3s/3S2Sb/2C1N3/1n3c2/2B5/4B1Nn/3R2c1/4KC1s w - - 0 1",
+            "1c2CNk1/rB6/n7/4B3/C1b3N1/cR1Cn1c1/1b6/1C3c1K w - - 0 1",
+            "k2B2b1/7C/1Cc5/3B1cS1/3s1c2/6C1/1b5R/1KC3rc w - - 0 1",
+        ];
+        for fen in fens {
+            let p = Position::from_fen(fen).unwrap();
+            let (board, rest) = fen.split_once(' ').unwrap();
+            let mirrored: Vec<String> = board
+                .split('/')
+                .rev()
+                .map(|r| {
+                    r.chars()
+                        .map(|c| {
+                            if c.is_ascii_uppercase() {
+                                c.to_ascii_lowercase()
+                            } else {
+                                c.to_ascii_uppercase()
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let side = if rest.starts_with('w') { "b" } else { "w" };
+            let q = Position::from_fen(&format!("{} {side} - - 0 1", mirrored.join("/"))).unwrap();
+            assert_eq!(evaluate(&p), evaluate(&q), "{fen}");
+            assert_eq!(evaluate_white(&p), -evaluate_white(&q), "{fen}");
+        }
+    }
+}
