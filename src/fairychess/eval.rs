@@ -24,7 +24,7 @@
 use super::attacks::{Squares, COMBATANT_CAPTURES, COMBATANT_MOVES, KING};
 use super::position::Position;
 use super::types::{Color, PieceKind, Square};
-use super::weights::WEIGHTS;
+use super::weights::Weights;
 use std::fmt::Write;
 
 /// Phase weight of each kind (king, rook, bishop, knight, squire, combatant).
@@ -110,8 +110,8 @@ pub trait FeatureSink {
 }
 
 /// The search's sink: sums the weights (middlegame, endgame) from White's view.
-#[derive(Default)]
 struct WeightSum {
+    weights: &'static Weights,
     mg: i32,
     eg: i32,
 }
@@ -119,7 +119,7 @@ struct WeightSum {
 impl FeatureSink for WeightSum {
     #[inline(always)]
     fn add(&mut self, color: Color, f: usize, count: i32) {
-        let w = WEIGHTS[f];
+        let w = self.weights[f];
         let c = if color == Color::White { count } else { -count };
         self.mg += w[0] * c;
         self.eg += w[1] * c;
@@ -313,7 +313,11 @@ pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
 /// The evaluation from White's view.
 #[inline]
 pub fn evaluate_white(pos: &Position) -> i32 {
-    let mut s = WeightSum::default();
+    let mut s = WeightSum {
+        weights: pos.weights(),
+        mg: 0,
+        eg: 0,
+    };
     evaluate_terms(pos, &mut s);
     taper(s.mg, s.eg, phase(pos))
 }
@@ -354,6 +358,7 @@ pub fn feature_counts(pos: &Position) -> FeatureCounts {
 pub fn trace(pos: &Position) -> String {
     let fc = feature_counts(pos);
     let ph = phase(pos);
+    let weights = pos.weights();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -367,8 +372,8 @@ pub fn trace(pos: &Position) -> String {
         let mut g = [[0i32; 2]; 2];
         for (ci, counts) in fc.counts.iter().enumerate() {
             for f in first..first + len {
-                g[ci][0] += WEIGHTS[f][0] * counts[f];
-                g[ci][1] += WEIGHTS[f][1] * counts[f];
+                g[ci][0] += weights[f][0] * counts[f];
+                g[ci][1] += weights[f][1] * counts[f];
             }
         }
         if g == [[0; 2]; 2] {
@@ -418,6 +423,16 @@ pub fn trace(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn groups_tile_the_features_in_order() {
+        let mut next = 0;
+        for (name, first, len) in GROUPS {
+            assert_eq!(first, next, "{name}");
+            next += len;
+        }
+        assert_eq!(next, N_FEATURES);
+    }
 
     #[test]
     fn octant_folds_the_board() {

@@ -17,6 +17,7 @@ mod game_impl;
 pub mod movegen;
 pub mod position;
 pub mod see;
+pub mod tune;
 pub mod types;
 pub mod weights;
 pub mod zobrist;

@@ -8,6 +8,7 @@ use super::attacks::{
     bishop_attacks, first_square, rook_attacks, COMBATANT_CAPTURES, KING, KNIGHT, SQUIRE,
 };
 use super::types::{Color, Move, Piece, PieceKind, Square};
+use super::weights::{Weights, WEIGHTS};
 use super::zobrist::{ply_key, BLACK_TO_MOVE, PIECE_SQUARE};
 
 /// The game is drawn once this many plies have been played, counted from the game's
@@ -58,6 +59,9 @@ pub struct Position {
     /// Plies played since the game's start.
     ply: u32,
     history: Vec<Undo>,
+    /// The evaluation weights this position is scored with (the built-in ones unless a
+    /// tuner or a match between weight sets says otherwise).
+    weights: &'static Weights,
 }
 
 impl PartialEq for Position {
@@ -90,6 +94,7 @@ impl Position {
             halfmove: 0,
             ply: 0,
             history: Vec::with_capacity(HISTORY_RESERVE),
+            weights: &WEIGHTS,
         }
     }
 
@@ -198,6 +203,17 @@ impl Position {
     /// Moves made on this position object (since the FEN), i.e. the undo history length.
     pub fn moves_made(&self) -> usize {
         self.history.len()
+    }
+
+    /// The evaluation weights in use.
+    #[inline(always)]
+    pub fn weights(&self) -> &'static Weights {
+        self.weights
+    }
+
+    /// Scores this position (and the positions played from it) with other weights.
+    pub fn set_weights(&mut self, weights: &'static Weights) {
+        self.weights = weights;
     }
 
     /// Makes room so that `plies` more moves do not allocate.

@@ -40,5 +40,8 @@ const fn build() -> [[i32; 2]; N_FEATURES] {
     w
 }
 
+/// A set of weights: `[middlegame, endgame]` per feature.
+pub type Weights = [[i32; 2]; N_FEATURES];
+
 /// The weights.
-pub static WEIGHTS: [[i32; 2]; N_FEATURES] = build();
+pub static WEIGHTS: Weights = build();
