@@ -17,6 +17,13 @@ fairychess`; JIANG=path overrides target/release/examples/fairychess), which rea
 on stdin and prints `FEN|moves|child counts` per line.
 
   python3 perft/fairychess_crosscheck.py [--positions 1000] [--seed 1] [--verbose]
+      [--fsf PATH [--fsf-depth 4] [--fsf-positions 200]]
+
+With --fsf (a Fairy-Stockfish with custom pieces, e.g. built from source with
+largeboards=yes), deeper perft totals are compared too: `go perft D` after loading the
+definition through VariantPath against `fairychess perft D FEN`, on the first
+--fsf-positions positions where the draws cannot occur within D plies (more than D
+pieces besides the kings, and the 100-ply limit more than D plies away).
 
 Exit status 0 when everything agrees, 1 on any difference (printed in full).
 """
@@ -26,6 +33,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 
 import pyffish as sf
@@ -172,11 +180,85 @@ def random_position(rng):
     return fen
 
 
+class Fsf:
+    """A Fairy-Stockfish process playing fairychess from the definition."""
+
+    def __init__(self, path):
+        fd, self.ini = tempfile.mkstemp(suffix=".ini")
+        with os.fdopen(fd, "w") as f:
+            f.write(DEFINITION)
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True, bufsize=1)
+        self.send("uci")
+        self.wait_for("uciok")
+        self.send(f"setoption name VariantPath value {self.ini}")
+        self.send("setoption name UCI_Variant value fairychess")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def wait_for(self, prefix):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("Fairy-Stockfish exited")
+            if line.startswith(prefix):
+                return line.strip()
+
+    def perft(self, fen, depth):
+        self.send(f"position fen {fen}")
+        self.send(f"go perft {depth}")
+        return int(self.wait_for("Nodes searched").split()[2])
+
+    def close(self):
+        self.send("quit")
+        self.p.wait()
+        os.unlink(self.ini)
+
+
+def jiang_perft(fen, depth):
+    out = subprocess.run([JIANG, "perft", str(depth), fen], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        if line.startswith("Nodes searched"):
+            return int(line.split()[2])
+    raise RuntimeError(f"no 'Nodes searched' from jiang for {fen}")
+
+
+def deep_perft(fens, path, depth, limit):
+    """Compares perft totals at `depth` with Fairy-Stockfish; returns the mismatches."""
+    fsf = Fsf(path)
+    checked = bad = nodes = 0
+    for fen in fens:
+        if checked >= limit:
+            break
+        squares = board_of(fen)
+        if len(squares) - 2 <= depth or ply_of(fen) + depth >= PLY_LIMIT:
+            continue
+        want = fsf.perft(fen, depth)
+        got = jiang_perft(fen, depth)
+        checked += 1
+        nodes += want
+        if want != got:
+            bad += 1
+            print(f"PERFT MISMATCH d{depth} {fen}: jiang {got} Fairy-Stockfish {want}")
+    fsf.close()
+    print(f"perft {depth}: {checked} positions, {checked - bad} agree, {bad} differ "
+          f"({nodes} leaves in all)")
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--positions", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--fsf", help="Fairy-Stockfish with custom pieces, for deeper perft")
+    ap.add_argument("--fsf-depth", type=int, default=4)
+    ap.add_argument("--fsf-positions", type=int, default=200)
     args = ap.parse_args()
     sf.load_variant_config(DEFINITION)
     rng = random.Random(args.seed)
@@ -222,6 +304,8 @@ def main():
             for m in sorted(set(mine) | set(ref)):
                 if mine.get(m) != ref.get(m):
                     print(f"  {m}: jiang {mine.get(m)} pyffish {ref.get(m)}")
+    if args.fsf:
+        bad += deep_perft(fens, args.fsf, args.fsf_depth, args.fsf_positions)
     secs = time.time() - start
     print(f"positions {stats['positions']}, agree {stats['agree']}, differ {bad}; "
           f"moves compared {stats['root_moves']}, child moves compared {stats['child_moves']} "

@@ -240,15 +240,16 @@ fn make_unmake_restores_fen_and_key_on_random_games() {
 #[test]
 fn staged_generation_and_move_predicates_agree() {
     let mut rng = Rng::new(77);
+    let (mut evasions, mut lost_in_check) = (0, 0);
     for _ in 0..400 {
         let p = random_position(&mut rng, 12);
         if p.end_by_rule().is_some() {
             continue;
         }
         let (mut all, mut caps, mut quiets) = (MoveList::new(), MoveList::new(), MoveList::new());
-        Game::generate(&p, GenType::All, &mut all);
-        Game::generate(&p, GenType::Captures, &mut caps);
-        Game::generate(&p, GenType::Quiets, &mut quiets);
+        p.generate(GenType::All, &mut all);
+        p.generate(GenType::Captures, &mut caps);
+        p.generate(GenType::Quiets, &mut quiets);
         assert_eq!(all.len(), caps.len() + quiets.len(), "{p:?}");
         for &m in caps.iter() {
             assert!(all.contains(m) && Game::is_capture(&p, m));
@@ -261,6 +262,32 @@ fn staged_generation_and_move_predicates_agree() {
             if let Some(m) = Position::move_from_u16(code) {
                 assert_eq!(Game::is_legal(&p, m), all.contains(m), "{p:?} {m}");
             }
+        }
+        // The search's generator: everything, except that a side whose king is attacked
+        // gets the moves that save it or take the enemy king (or one move, if none does).
+        let mut search_all = MoveList::new();
+        Game::generate(&p, GenType::All, &mut search_all);
+        if Game::in_check(&p) {
+            let them = p.king_square(p.side_to_move().flip());
+            let good: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let mut q = p.clone();
+                    q.make_move(m);
+                    Some(m.to()) == them || !q.king_attacked(p.side_to_move())
+                })
+                .collect();
+            if good.is_empty() {
+                assert_eq!(search_all.len(), 1, "{p:?}");
+                assert!(all.contains(search_all.as_slice()[0]));
+                lost_in_check += 1;
+            } else {
+                assert_eq!(search_all.as_slice(), &good[..], "{p:?}");
+                evasions += 1;
+            }
+        } else {
+            assert_eq!(search_all.as_slice(), all.as_slice());
         }
         // gives_check: after the move, the mover attacks the enemy king.
         for &m in all.iter() {
@@ -283,6 +310,10 @@ fn staged_generation_and_move_predicates_agree() {
         let can_take = passed.legal_moves().iter().any(|m| Some(m.to()) == king);
         assert_eq!(Game::in_check(&p), can_take, "{p:?}");
     }
+    assert!(
+        evasions > 20 && lost_in_check > 0,
+        "{evasions} {lost_in_check}"
+    );
 }
 
 fn play(p: &mut Position, text: &str) {

@@ -101,7 +101,8 @@ impl Game for Position {
     }
     #[inline(always)]
     fn generate(&self, gen: GenType, list: &mut MoveList<Move>) {
-        Position::generate(self, gen, list)
+        // Evasions only when the king is attacked: see `generate_for_search`.
+        Position::generate_for_search(self, gen, list)
     }
     #[inline(always)]
     fn is_legal(&self, m: Move) -> bool {

@@ -50,6 +50,47 @@ impl Position {
         }
     }
 
+    /// Whether after `m` (a move of the side to move) its own king can be captured.
+    #[inline]
+    pub fn leaves_king_attacked(&self, m: Move) -> bool {
+        let us = self.side_to_move();
+        let (from, to) = (m.from(), m.to());
+        let Some(king) = self.king_square(us) else {
+            return true;
+        };
+        let king = if king == from { to } else { king };
+        let occ = (self.occupied() & !from.bb()) | to.bb();
+        // The piece captured on `to`, if any, attacks nothing any more.
+        let enemy = self.pieces_of(us.flip()) & !to.bb();
+        self.all_attackers_to(king, occ) & enemy != 0
+    }
+
+    /// The search's move generation: all moves, except that a side whose king is
+    /// attacked gets only the moves that save it (or capture the enemy king). Every other
+    /// move loses the king at once, so it can never do better than a move that saves it.
+    /// With no such move, one move is kept (any: all lose the king on the next ply), so
+    /// that the search still sees the king captured, at the right distance.
+    pub fn generate_for_search(&self, gen: GenType, list: &mut MoveList<Move>) {
+        if !self.in_check() {
+            self.generate(gen, list);
+            return;
+        }
+        let mut all = MoveList::new();
+        self.generate(gen, &mut all);
+        let enemy_king = self.king_square(self.side_to_move().flip());
+        let first = list.len();
+        for &m in all.iter() {
+            if Some(m.to()) == enemy_king || !self.leaves_king_attacked(m) {
+                list.push(m);
+            }
+        }
+        if list.len() == first && gen == GenType::All {
+            if let Some(&m) = all.iter().next() {
+                list.push(m);
+            }
+        }
+    }
+
     /// Whether `m` is a move of the side to move here (for moves from outside the
     /// generator: the transposition table, killers). Draws by rule are not looked at.
     #[inline]

@@ -262,12 +262,18 @@ pub fn play_match(
     r
 }
 
-/// A training position: phase and the non-zero feature differences (White − Black).
+/// A training position: phase, the non-zero feature differences (White − Black), and
+/// which tenth of the 100 plies the game is in (the result of a position near the limit
+/// depends less on the evaluation: there is no time left to convert an advantage).
 struct Sample {
     phase: f32,
     features: Vec<(u16, i16)>,
     result: f32,
+    bucket: u8,
 }
+
+/// Number of ply buckets.
+const BUCKETS: usize = 10;
 
 /// Whether the position is quiet enough to learn from: the side to move is not
 /// attacked and has no capture that wins material.
@@ -292,6 +298,8 @@ fn sample_of(pos: &Position, result: f32) -> Sample {
         phase: phase(pos) as f32 / PHASE_MAX as f32,
         features,
         result,
+        bucket: (pos.game_ply() as usize * BUCKETS / super::position::PLY_LIMIT as usize)
+            .min(BUCKETS - 1) as u8,
     }
 }
 
@@ -348,10 +356,16 @@ fn sigmoid(eval: f64, k: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
 }
 
-fn mean_error(samples: &[Sample], w: &[[f64; 2]], k: f64) -> f64 {
+/// The model's expected score: the evaluation's win probability, pulled towards a draw
+/// by how much of the game is left (`scale[bucket]`, fitted too).
+fn predict(s: &Sample, w: &[[f64; 2]], k: f64, scale: &[f64; BUCKETS]) -> f64 {
+    0.5 + (sigmoid(model_eval(s, w), k) - 0.5) * scale[s.bucket as usize]
+}
+
+fn mean_error(samples: &[Sample], w: &[[f64; 2]], k: f64, scale: &[f64; BUCKETS]) -> f64 {
     let sum: f64 = samples
         .iter()
-        .map(|s| (s.result as f64 - sigmoid(model_eval(s, w), k)).powi(2))
+        .map(|s| (s.result as f64 - predict(s, w, k, scale)).powi(2))
         .sum();
     sum / samples.len().max(1) as f64
 }
@@ -394,7 +408,8 @@ pub struct FitReport {
 }
 
 /// Fits the weights to the games in `text` (see the module documentation); `material_only`
-/// fits only material and tempo (everything else at 0) to measure the piece values alone.
+/// fits only material (from 300 for every piece) and tempo, everything else at 0, to
+/// measure the piece values alone.
 pub fn fit(text: &str, iterations: usize, material_only: bool) -> FitReport {
     let (train, valid, games) = load(text);
     let mut report = String::new();
@@ -409,7 +424,10 @@ pub fn fit(text: &str, iterations: usize, material_only: bool) -> FitReport {
         .enumerate()
         .map(|(f, w)| {
             let keep = !material_only || f < MATERIAL + 5 || f == super::eval::TEMPO;
-            if keep || is_fixed(f) {
+            if material_only && f < MATERIAL + 5 {
+                // Measured from a flat start: every piece 300, nothing assumed.
+                [300.0, 300.0]
+            } else if keep || is_fixed(f) {
                 [w[0] as f64, w[1] as f64]
             } else {
                 [0.0, 0.0]
@@ -421,34 +439,39 @@ pub fn fit(text: &str, iterations: usize, material_only: bool) -> FitReport {
     // K: the scale that best maps the starting evaluation to results.
     let mut k = 1.0;
     let mut best = f64::MAX;
-    let mut kk = 0.2;
-    while kk <= 3.0 {
-        let e = mean_error(&train, &start, kk);
+    let mut scale = [1.0f64; BUCKETS];
+    for step in 1..=300 {
+        let kk = step as f64 * 0.01;
+        let e = mean_error(&train, &start, kk, &scale);
         if e < best {
             best = e;
             k = kk;
         }
-        kk += 0.05;
     }
     let _ = writeln!(
         report,
         "K = {k:.2}; error train {:.5} valid {:.5} at the start",
         best,
-        mean_error(&valid, &start, k)
+        mean_error(&valid, &start, k, &scale)
     );
     let mut w = start.clone();
     let (mut m1, mut m2) = (vec![[0.0f64; 2]; N_FEATURES], vec![[0.0f64; 2]; N_FEATURES]);
+    let (mut s1, mut s2) = ([0.0f64; BUCKETS], [0.0f64; BUCKETS]);
     let (lr, b1, b2, eps) = (2.0, 0.9, 0.999, 1e-8);
     // A light pull towards the start: weights of rare features stay near it.
-    let lambda = 2e-8;
+    let lambda = if material_only { 0.0 } else { 2e-8 };
     let n = train.len().max(1) as f64;
     let ln10 = std::f64::consts::LN_10;
     for it in 1..=iterations {
         let mut grad = vec![[0.0f64; 2]; N_FEATURES];
+        let mut scale_grad = [0.0f64; BUCKETS];
         for s in &train {
             let e = model_eval(s, &w);
             let p = sigmoid(e, k);
-            let g = -2.0 * (s.result as f64 - p) * p * (1.0 - p) * k * ln10 / 400.0 / n;
+            let c = scale[s.bucket as usize];
+            let err = s.result as f64 - (0.5 + (p - 0.5) * c);
+            scale_grad[s.bucket as usize] += -2.0 * err * (p - 0.5) / n;
+            let g = -2.0 * err * c * p * (1.0 - p) * k * ln10 / 400.0 / n;
             let (ph, eph) = (s.phase as f64, 1.0 - s.phase as f64);
             for &(f, d) in &s.features {
                 let gf = &mut grad[f as usize];
@@ -469,12 +492,20 @@ pub fn fit(text: &str, iterations: usize, material_only: bool) -> FitReport {
                 w[f][ph] -= lr * mh / (vh.sqrt() + eps);
             }
         }
+        for b in 0..BUCKETS {
+            let g = scale_grad[b];
+            s1[b] = b1 * s1[b] + (1.0 - b1) * g;
+            s2[b] = b2 * s2[b] + (1.0 - b2) * g * g;
+            let mh = s1[b] / (1.0 - b1.powi(it as i32));
+            let vh = s2[b] / (1.0 - b2.powi(it as i32));
+            scale[b] = (scale[b] - 0.01 * mh / (vh.sqrt() + eps)).clamp(0.01, 1.0);
+        }
         center_tables(&mut w);
         if it % 200 == 0 || it == iterations {
             log::info!(
                 "iteration {it}: train {:.5} valid {:.5}",
-                mean_error(&train, &w, k),
-                mean_error(&valid, &w, k)
+                mean_error(&train, &w, k, &scale),
+                mean_error(&valid, &w, k, &scale)
             );
         }
     }
@@ -486,8 +517,14 @@ pub fn fit(text: &str, iterations: usize, material_only: bool) -> FitReport {
     let _ = writeln!(
         report,
         "after {iterations} iterations: error train {:.5} valid {:.5}",
-        mean_error(&train, &rounded, k),
-        mean_error(&valid, &rounded, k)
+        mean_error(&train, &rounded, k, &scale),
+        mean_error(&valid, &rounded, k, &scale)
+    );
+    let scales: Vec<String> = scale.iter().map(|c| format!("{c:.2}")).collect();
+    let _ = writeln!(
+        report,
+        "result scale by tenth of the 100 plies: {}",
+        scales.join(" ")
     );
     let _ = writeln!(report, "material [mg, eg]:");
     for kind in PieceKind::NON_KING {
