@@ -36,6 +36,12 @@ pub const GAMES: &[GameEntry] = &[
         xboard: <crate::microchess::Position as Rules>::XBOARD,
         xboard_native: false,
     },
+    GameEntry {
+        name: "fairychess",
+        new_session: || Box::new(SearchSession::<crate::fairychess::Position>::new()),
+        xboard: <crate::fairychess::Position as Rules>::XBOARD,
+        xboard_native: false,
+    },
 ];
 
 /// The game a new engine plays.

@@ -12,6 +12,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod fairychess;
 pub mod game;
 pub mod games;
 pub mod microchess;

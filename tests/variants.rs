@@ -206,7 +206,11 @@ fn named_bad_inputs() {
         let before = fen_shown(&mut e);
         one_complaint(&mut e, "position fen 8/8/8/8/8/8/8/4K3 w - - 0 1", "king");
         one_complaint(&mut e, "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1", "king");
-        one_complaint(&mut e, &format!("position fen {xiangqi_start}"), "fen");
+        one_complaint(
+            &mut e,
+            &format!("position fen {xiangqi_start}"),
+            "Xiangqi FEN",
+        );
         assert_eq!(fen_shown(&mut e), before);
     }
     assert_no_panic(&e);

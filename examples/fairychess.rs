@@ -1,0 +1,258 @@
+//! Command-line helpers for the fairychess game, outside the protocol front end:
+//!
+//! * `moves`: reads FENs (one per line) on stdin; for each prints one line
+//!   `FEN|m1 m2 …|child-count child-count …` — the legal moves and, for each of them in
+//!   the same order, the number of legal moves after it (for `perft/fairychess_crosscheck.py`).
+//! * `perft DEPTH FEN`: divide and total, with nodes per second.
+//!
+//! * `selfplay GAMES NODES SEED [imbalanced]`: self-play games from random-army openings
+//!   (with `imbalanced`, one or two pieces taken from a random side), one line
+//!   `FEN|moves|result` each, on stdout.
+//! * `fit GAMESFILE ITERATIONS [material]`: fits the evaluation weights to the games; the
+//!   report goes to stderr, the weights (`index mg eg` lines) to stdout, and the Rust
+//!   table to `fit-weights.rs`.
+//! * `match WEIGHTSFILE PAIRS NODES SEED [imbalanced]`: the weights in the file against
+//!   the built-in ones, each random opening played with both colours.
+//!
+//! `cargo run --release --example fairychess -- perft 3 "<FEN>"`
+
+use jiang::fairychess::{tune, PieceKind, Position};
+use jiang::game::Rules;
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn moves() -> ExitCode {
+    let stdin = std::io::stdin();
+    let mut out = std::io::BufWriter::new(std::io::stdout());
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let fen = line.trim();
+        if fen.is_empty() {
+            continue;
+        }
+        match Position::from_fen(fen) {
+            Err(e) => {
+                let _ = writeln!(out, "{fen}|ERROR {e}|");
+            }
+            Ok(pos) => {
+                let list = pos.legal_moves();
+                let mut texts = Vec::new();
+                let mut counts = Vec::new();
+                for &m in list.iter() {
+                    let mut child = pos.clone();
+                    child.make_move(m);
+                    texts.push(m.to_string());
+                    counts.push(child.legal_moves().len().to_string());
+                }
+                let _ = writeln!(out, "{fen}|{}|{}", texts.join(" "), counts.join(" "));
+            }
+        }
+        let _ = out.flush();
+    }
+    ExitCode::SUCCESS
+}
+
+fn perft(args: &[String]) -> ExitCode {
+    let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
+        eprintln!("perft DEPTH FEN");
+        return ExitCode::from(2);
+    };
+    let fen = args[1..].join(" ");
+    let mut pos = match Position::from_fen(&fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("bad FEN: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    jiang::fairychess::attacks::init();
+    let start = Instant::now();
+    let d = Rules::divide(&mut pos, depth);
+    let secs = start.elapsed().as_secs_f64();
+    for (m, n) in &d.moves {
+        println!("{m}: {n}");
+    }
+    println!();
+    println!("Nodes searched: {}", d.nodes);
+    println!(
+        "Time: {:.3} s, {:.0} nodes/s",
+        secs,
+        d.nodes as f64 / secs.max(1e-9)
+    );
+    ExitCode::SUCCESS
+}
+
+fn selfplay(args: &[String]) -> ExitCode {
+    let num = |i: usize| args.get(i).and_then(|s| s.parse::<u64>().ok());
+    let (Some(games), Some(nodes), Some(seed)) = (num(0), num(1), num(2)) else {
+        eprintln!("selfplay GAMES NODES SEED [imbalanced]");
+        return ExitCode::from(2);
+    };
+    let imbalanced = args.get(3).is_some_and(|a| a == "imbalanced");
+    let mut rng = tune::Rng::new(seed);
+    let w = &jiang::fairychess::weights::WEIGHTS;
+    for _ in 0..games {
+        let start = tune::random_start(&mut rng, imbalanced);
+        let g = tune::play_game(&start, [w, w], nodes);
+        println!("{}", g.line());
+    }
+    ExitCode::SUCCESS
+}
+
+fn fit(args: &[String]) -> ExitCode {
+    let (Some(path), Some(iters)) = (args.first(), args.get(1).and_then(|s| s.parse().ok())) else {
+        eprintln!("fit GAMESFILE ITERATIONS [material]");
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let r = tune::fit(&text, iters, args.get(2).is_some_and(|a| a == "material"));
+    eprint!("{}", r.text);
+    print!("{}", tune::weights_text(&r.weights));
+    let _ = std::fs::write("fit-weights.rs", tune::weights_source(&r.weights));
+    ExitCode::SUCCESS
+}
+
+fn play_match(args: &[String]) -> ExitCode {
+    let num = |i: usize| args.get(i).and_then(|s| s.parse::<u64>().ok());
+    let (Some(path), Some(pairs), Some(nodes), Some(seed)) = (args.first(), num(1), num(2), num(3))
+    else {
+        eprintln!("match WEIGHTSFILE PAIRS NODES SEED [imbalanced]");
+        return ExitCode::from(2);
+    };
+    let w = match std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| tune::parse_weights(&t))
+    {
+        Ok(w) => Box::leak(w),
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let r = tune::play_match(
+        w,
+        &jiang::fairychess::weights::WEIGHTS,
+        pairs as usize,
+        nodes,
+        seed,
+        args.get(4).is_some_and(|a| a == "imbalanced"),
+        &mut |r| {
+            let (elo, err) = r.elo();
+            eprintln!(
+                "+{} ={} -{}  {:.1} %  Elo {elo:+.0} +/- {err:.0}",
+                r.wins,
+                r.draws,
+                r.losses,
+                100.0 * r.score()
+            );
+        },
+    );
+    let (elo, err) = r.elo();
+    println!(
+        "{path} vs built-in: +{} ={} -{} score {:.1} % Elo {elo:+.0} +/- {err:.0}",
+        r.wins,
+        r.draws,
+        r.losses,
+        100.0 * r.score()
+    );
+    ExitCode::SUCCESS
+}
+
+/// `endgames ARMIES NODES GAMES SEED [WEIGHTSFILE]`: how often White converts, e.g.
+/// `endgames RR-,BS-C,NN- 20000 20 1`: per army pair (White-Black, letters), games from
+/// random placements with 60 plies left, both sides with the same weights.
+fn endgames(args: &[String]) -> ExitCode {
+    let num = |i: usize| args.get(i).and_then(|s| s.parse::<u64>().ok());
+    let (Some(spec), Some(nodes), Some(games), Some(seed)) = (args.first(), num(1), num(2), num(3))
+    else {
+        eprintln!("endgames WHITE-BLACK,... NODES GAMES SEED [WEIGHTSFILE]");
+        return ExitCode::from(2);
+    };
+    let weights: &'static jiang::fairychess::weights::Weights = match args.get(4) {
+        None => &jiang::fairychess::weights::WEIGHTS,
+        Some(path) => match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| tune::parse_weights(&t))
+        {
+            Ok(w) => Box::leak(w),
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let kinds = |t: &str| -> Vec<PieceKind> {
+        t.chars()
+            .filter_map(|c| PieceKind::from_letter(c.to_ascii_uppercase()))
+            .collect()
+    };
+    let mut rng = tune::Rng::new(seed);
+    let mut total = [0u32; 3];
+    for pair in spec.split(',') {
+        let (w, b) = pair.split_once('-').unwrap_or((pair, ""));
+        let (w, b) = (kinds(w), kinds(b));
+        let mut r = [0u32; 3];
+        let mut plies = 0usize;
+        for _ in 0..games {
+            let start = tune::random_endgame(&mut rng, &w, &b, 40);
+            let g = tune::play_game(&start, [weights, weights], nodes);
+            let i = if g.result > 0.75 {
+                0
+            } else if g.result < 0.25 {
+                2
+            } else {
+                1
+            };
+            if i == 0 {
+                plies += g.moves.len();
+            }
+            r[i] += 1;
+        }
+        for i in 0..3 {
+            total[i] += r[i];
+        }
+        println!(
+            "{pair:>10}: White +{} ={} -{}  (wins in {:.1} plies on average)",
+            r[0],
+            r[1],
+            r[2],
+            plies as f64 / r[0].max(1) as f64
+        );
+    }
+    println!("total: +{} ={} -{}", total[0], total[1], total[2]);
+    ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("moves") => moves(),
+        Some("perft") => perft(&args[1..]),
+        Some("selfplay") => selfplay(&args[1..]),
+        Some("fit") => fit(&args[1..]),
+        Some("match") => play_match(&args[1..]),
+        Some("endgames") => endgames(&args[1..]),
+        Some("weights") => {
+            print!(
+                "{}",
+                tune::weights_text(&jiang::fairychess::weights::WEIGHTS)
+            );
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!(
+                "usage: fairychess moves < FENS | perft DEPTH FEN | selfplay GAMES NODES SEED \
+                 [imbalanced] | fit GAMESFILE ITERATIONS [material] \
+                 | match WEIGHTSFILE PAIRS NODES SEED [imbalanced]"
+            );
+            ExitCode::from(2)
+        }
+    }
+}

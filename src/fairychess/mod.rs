@@ -1,0 +1,28 @@
+//! Fairy chess, the NUS CS3243 game (`UCI_Variant fairychess`): an 8x8 board, kings,
+//! rooks, bishops, knights, squires (FD) and combatants (mWcF), won by capturing the
+//! enemy king. Rules, notation and decisions: `shared/reference/variants.md` section 1
+//! and this crate's README.
+//!
+//! * [`types`]: colours, pieces, squares, moves; [`attacks`]: leaper tables and magic
+//!   slider lookups; [`position`]: the board, make/unmake, the end-of-game rules;
+//! * [`fen`], [`movegen`], [`see`], [`eval`] (weights in [`weights`]), [`display`];
+//! * the [`crate::game::Rules`] and [`crate::game::Game`] implementations (`game_impl`);
+//! * [`tune`]: self-play games and the fitting of the evaluation weights to them.
+
+pub mod attacks;
+pub mod display;
+pub mod eval;
+pub mod fen;
+mod game_impl;
+pub mod movegen;
+pub mod position;
+pub mod see;
+pub mod tune;
+pub mod types;
+pub mod weights;
+pub mod zobrist;
+
+pub use fen::{FenError, START_FEN};
+pub use game_impl::{end_reason, game_end_of};
+pub use position::{End, Position, PLY_LIMIT};
+pub use types::{Color, Move, Piece, PieceKind, Square};
