@@ -15,7 +15,7 @@
 //! Nothing here allocates; [`trace`] explains the terms for the `eval` command.
 
 use super::bitboard::{
-    bit, neighbours, opposite, queen_attacks, rook_attacks, squares, step, Bitboard,
+    bit, neighbours, opposite, queen_attacks, rook_attacks, spread, squares, step, Bitboard,
 };
 use super::position::Position;
 use super::types::{Color, PieceKind, Square};
@@ -89,11 +89,22 @@ fn centre_distance(sq: Square) -> i32 {
     f.max(r)
 }
 
+/// Squares within two steps of each square.
+static ZONE: [Bitboard; 64] = {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let one = spread(1u64 << i) | 1u64 << i;
+        t[i] = spread(one) | one;
+        i += 1;
+    }
+    t
+};
+
 /// Squares within two steps of `sq`.
 #[inline(always)]
 fn zone(sq: Square) -> Bitboard {
-    let n = neighbours(sq) | bit(sq);
-    squares(n).fold(0, |acc, s| acc | neighbours(s))
+    ZONE[sq.index()]
 }
 
 /// Terms of one colour, positive = good for `c`.
@@ -163,12 +174,12 @@ pub fn evaluate_with(pos: &Position, p: &Params) -> i32 {
 /// Evaluation from the side to move's view.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &DEFAULT_PARAMS)
+    evaluate_with(pos, pos.eval_params())
 }
 
 /// The evaluation explained term by term (the `eval` command).
 pub fn trace(pos: &Position) -> String {
-    let p = &DEFAULT_PARAMS;
+    let p = pos.eval_params();
     let w = side_terms(pos, Color::White, p);
     let bl = side_terms(pos, Color::Black, p);
     let mut s = String::from("term            white   black   total (White's view)\n");

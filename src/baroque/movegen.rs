@@ -308,7 +308,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     generate(pos, GenType::All, &mut list);
     let mut nodes = 0;
     for &m in list.iter() {
-        pos.make_move(m);
+        pos.make_move_keeping_check(m);
         nodes += perft(pos, depth - 1);
         pos.unmake_move(m);
     }

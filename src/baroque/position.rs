@@ -3,6 +3,7 @@
 
 use super::board::Board;
 use super::captures::{can_capture, captured_by};
+use super::eval::{Params, DEFAULT_PARAMS};
 use super::types::{Color, Move, Piece, PieceKind, Square};
 use super::zobrist::{BLACK_TO_MOVE, PIECE_SQUARE};
 
@@ -21,6 +22,7 @@ struct Undo {
     /// Captured pieces (square, piece); a pincer takes at most 3.
     captured: [(Square, Piece); 3],
     n_captured: u8,
+    in_check: bool,
 }
 
 /// A Baroque position with the undo information of the moves made since it was set up.
@@ -35,6 +37,11 @@ pub struct Position {
     /// FEN field 6.
     fullmove: u32,
     undo: Vec<Undo>,
+    /// The evaluation's weights (the defaults, or a variant under test in self-play).
+    params: &'static Params,
+    /// Whether the side to move's king can be captured now (kept up to date by make and
+    /// unmake: the search asks at every node, several times).
+    in_check: bool,
 }
 
 impl PartialEq for Position {
@@ -46,6 +53,7 @@ impl PartialEq for Position {
             && self.key == other.key
             && self.halfmove == other.halfmove
             && self.fullmove == other.fullmove
+            && self.in_check == other.in_check
     }
 }
 
@@ -66,6 +74,8 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             undo: Vec::with_capacity(UNDO_RESERVE),
+            params: &DEFAULT_PARAMS,
+            in_check: false,
         }
     }
 
@@ -94,6 +104,7 @@ impl Position {
     /// Computes the key from scratch after set-up.
     pub(crate) fn finish_setup(&mut self) {
         self.key = self.compute_key();
+        self.in_check = self.compute_in_check();
     }
 
     /// The Zobrist key computed from the placement and side (for tests of the
@@ -110,6 +121,18 @@ impl Position {
             }
         }
         k
+    }
+
+    /// The evaluation weights this position is evaluated with.
+    #[inline(always)]
+    pub fn eval_params(&self) -> &'static Params {
+        self.params
+    }
+
+    /// Evaluates with other weights from now on (self-play tuning); they are leaked
+    /// once by the caller (`Box::leak`) and shared by every copy of the position.
+    pub fn set_eval_params(&mut self, params: &'static Params) {
+        self.params = params;
     }
 
     /// The bitboards.
@@ -190,7 +213,13 @@ impl Position {
 
     /// Whether the side to move's king could be captured by the opponent's next move
     /// (false when a king is missing).
+    #[inline(always)]
     pub fn in_check(&self) -> bool {
+        self.in_check
+    }
+
+    /// [`Position::in_check`] computed from the board.
+    pub fn compute_in_check(&self) -> bool {
         match self.king(self.side) {
             Some(k) if !self.king_missing() => {
                 can_capture(&self.board, k, PieceKind::King, self.side.flip())
@@ -223,7 +252,15 @@ impl Position {
 
     /// Plays a legal move: removes its captures, moves the piece, updates the counters
     /// (section 12, step 4).
+    #[inline]
     pub fn make_move(&mut self, m: Move) {
+        self.make_move_keeping_check(m);
+        self.in_check = self.compute_in_check();
+    }
+
+    /// [`Position::make_move`] without updating [`Position::in_check`], which is left
+    /// stale until the move is taken back: for perft, which never asks.
+    pub(crate) fn make_move_keeping_check(&mut self, m: Move) {
         let (from, to) = (m.from(), m.to());
         let Some(piece) = self.mailbox[from.index()] else {
             debug_assert!(false, "make_move {m}: no piece on {from}");
@@ -236,6 +273,7 @@ impl Position {
             fullmove: self.fullmove,
             captured: [(from, piece); 3],
             n_captured: 0,
+            in_check: self.in_check,
         };
         let mut rest = caught;
         while rest != 0 {
@@ -285,6 +323,7 @@ impl Position {
         self.key = u.key;
         self.halfmove = u.halfmove;
         self.fullmove = u.fullmove;
+        self.in_check = u.in_check;
     }
 
     /// Passes the turn (search only).
@@ -298,6 +337,7 @@ impl Position {
                 Piece::new(Color::White, PieceKind::King),
             ); 3],
             n_captured: 0,
+            in_check: self.in_check,
         });
         self.key ^= BLACK_TO_MOVE;
         self.halfmove += 1;
@@ -305,6 +345,7 @@ impl Position {
             self.fullmove += 1;
         }
         self.side = self.side.flip();
+        self.in_check = self.compute_in_check();
     }
 
     /// Takes back a null move.
@@ -314,6 +355,7 @@ impl Position {
             self.key = u.key;
             self.halfmove = u.halfmove;
             self.fullmove = u.fullmove;
+            self.in_check = u.in_check;
         }
     }
 
@@ -327,6 +369,7 @@ impl Position {
         }
         b == self.board
             && self.key == self.compute_key()
+            && self.in_check == self.compute_in_check()
             && (self.board.colors[0] & self.board.colors[1]) == 0
             && self.board.occ == (self.board.colors[0] | self.board.colors[1])
             && Color::BOTH
@@ -348,6 +391,7 @@ impl Position {
         p.side = self.side.flip();
         p.halfmove = self.halfmove;
         p.fullmove = self.fullmove;
+        p.params = self.params;
         p.finish_setup();
         p
     }
