@@ -162,8 +162,10 @@ impl GameEnd {
     /// Why the game ended, in words: `Red checks perpetually`.
     pub fn reason_text(&self) -> String {
         let loser = self.winner.map(|w| color_name(w.flip())).unwrap_or("");
+        let winner = self.winner.map(color_name).unwrap_or("");
         match self.reason {
-            EndReason::Checkmate => format!("{loser} is checkmated"),
+            // XBoard's wording for a mate claim.
+            EndReason::Checkmate => format!("{winner} mates"),
             EndReason::Stalemate => format!("{loser} has no legal move"),
             EndReason::PerpetualCheck => format!("{loser} checks perpetually"),
             EndReason::PerpetualChase => format!("{loser} chases perpetually"),
