@@ -1,7 +1,6 @@
 //! Search on Baroque positions.
 
 use jiang::baroque::{Move, Position};
-use jiang::game::Rules;
 use jiang::search::{search, Limits, Score, SearchControl, SearchResult};
 use jiang::tt::TranspositionTable;
 
