@@ -7,6 +7,7 @@ mod common;
 
 use common::Rng;
 use jiang::baroque::bitboard::squares;
+use jiang::baroque::captures::can_capture;
 use jiang::baroque::movegen::{count_moves, has_legal_move, legal_moves, perft};
 use jiang::baroque::{Color, FenError, Move, Piece, PieceKind, Position, START_FEN};
 use jiang::game::{Game, GenType, Outcome, Rules};
@@ -549,10 +550,38 @@ fn staged_generation_partitions_the_moves() {
         let mut all = MoveList::new();
         let mut caps = MoveList::new();
         let mut quiets = MoveList::new();
-        p.generate(GenType::All, &mut all);
         p.generate(GenType::Captures, &mut caps);
         p.generate(GenType::Quiets, &mut quiets);
+        let legal = legal_moves(&p);
+        for &m in &legal {
+            all.push(m);
+        }
         assert_eq!(all.len(), caps.len() + quiets.len(), "{}", p.to_fen());
+        // In check, the search's "all moves" are the evasions (or everything without one).
+        let mut search_all = MoveList::new();
+        p.generate(GenType::All, &mut search_all);
+        if p.in_check() {
+            let evasions: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let mut q = p.clone();
+                    q.make_move(m);
+                    q.king(q.side_to_move()).is_none()
+                        || q.king(p.side_to_move()).is_some_and(|k| {
+                            !can_capture(q.board(), k, PieceKind::King, q.side_to_move())
+                        })
+                })
+                .collect();
+            let want = if evasions.is_empty() {
+                legal.clone()
+            } else {
+                evasions
+            };
+            assert_eq!(search_all.as_slice(), want.as_slice(), "{}", p.to_fen());
+        } else {
+            assert_eq!(search_all.as_slice(), legal.as_slice(), "{}", p.to_fen());
+        }
         for &m in caps.iter() {
             assert!(all.contains(m));
             assert!(p.is_capture(m), "{} {m}", p.to_fen());

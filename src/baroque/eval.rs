@@ -17,8 +17,13 @@
 use super::bitboard::{
     bit, neighbours, opposite, queen_attacks, rook_attacks, spread, squares, step, Bitboard,
 };
+use super::captures::can_capture;
+use super::movegen::generate;
 use super::position::Position;
+use super::see::is_evasion;
 use super::types::{Color, PieceKind, Square};
+use crate::game::GenType;
+use crate::movelist::MoveList;
 
 /// Value of a king for exchanges and capture ordering (a king capture ends the game).
 pub const KING_VALUE: i32 = 20_000;
@@ -160,14 +165,72 @@ fn side_terms(pos: &Position, c: Color, p: &Params) -> [i32; NUM_TERMS] {
     t
 }
 
+/// Added to the evaluation when the side to move can capture the enemy king: the game is
+/// won, though the search has not played the capture yet. Below the search's mate scores,
+/// far above any material: pruning that trusts the static evaluation (reverse futility,
+/// stand-pat) then sees a win instead of hiding it behind a material score.
+pub const KING_EN_PRISE: i32 = 15_000;
+
 /// Evaluation with explicit weights, from the side to move's view.
 pub fn evaluate_with(pos: &Position, p: &Params) -> i32 {
     let w = side_terms(pos, Color::White, p);
     let bl = side_terms(pos, Color::Black, p);
     let score: i32 = w.iter().zip(bl.iter()).map(|(a, b)| a - b).sum();
-    match pos.side_to_move() {
+    let score = match pos.side_to_move() {
         Color::White => score,
         Color::Black => -score,
+    };
+    if enemy_king_en_prise(pos) {
+        score + KING_EN_PRISE
+    } else if every_move_loses_the_king(pos) {
+        score - KING_EN_PRISE
+    } else {
+        score
+    }
+}
+
+/// Most moves for which [`every_move_loses_the_king`] looks at every move.
+const FEW_MOVES: u64 = 8;
+
+/// Whether the side to move, not in check, has a few moves and every one of them lets
+/// the opponent take its king (zugzwang by freezing and blocking: a king whose every
+/// step walks into capture, the other pieces frozen). Pruning that trusts the static
+/// evaluation (reverse futility, null move, stand-pat) assumes the side to move can at
+/// least keep its position; here it cannot, and the evaluation says so.
+fn every_move_loses_the_king(pos: &Position) -> bool {
+    if pos.in_check() {
+        return false;
+    }
+    let b = pos.board();
+    let us = pos.side_to_move();
+    let movable = b.color(us) & !b.frozen(us);
+    // A cheap upper bound on the slides: stop at once when there are many.
+    let mut slides = 0u64;
+    for sq in squares(movable) {
+        let reach = match pos.piece_at(sq).map(|p| p.kind()) {
+            Some(PieceKind::Pincer) => rook_attacks(sq, b.occ) & !b.occ,
+            Some(PieceKind::King) => neighbours(sq) & !b.color(us),
+            _ => queen_attacks(sq, b.occ) & !b.occ,
+        };
+        slides += reach.count_ones() as u64;
+        if slides > FEW_MOVES {
+            return false;
+        }
+    }
+    let mut moves = MoveList::new();
+    generate(pos, GenType::All, &mut moves);
+    !moves.is_empty()
+        && moves.len() as u64 <= FEW_MOVES + 8
+        && moves.iter().all(|&m| !is_evasion(pos, m))
+}
+
+/// Whether the side to move could capture the enemy king now.
+#[inline]
+pub fn enemy_king_en_prise(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    match pos.king(us.flip()) {
+        Some(k) => can_capture(pos.board(), k, PieceKind::King, us),
+        None => false,
     }
 }
 
@@ -193,6 +256,11 @@ pub fn trace(pos: &Position) -> String {
         ));
     }
     let total: i32 = w.iter().zip(bl.iter()).map(|(a, b)| a - b).sum();
+    if enemy_king_en_prise(pos) {
+        s.push_str(&format!(
+            "the side to move can capture the king: +{KING_EN_PRISE}\n"
+        ));
+    }
     s.push_str(&format!(
         "total (White's view) {total}; side to move ({}) {}",
         pos.side_to_move().name().to_lowercase(),

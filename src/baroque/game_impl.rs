@@ -66,9 +66,30 @@ impl Game for Position {
     fn in_check(&self) -> bool {
         Position::in_check(self)
     }
+    /// Every move, staged as asked; when the king is attacked, "all moves" are the
+    /// evasions only (moves after which the king cannot be taken, or that take the enemy
+    /// king), unless there are none. Every other move loses the king at once, so leaving
+    /// them out changes no score, and the search's in-check nodes (quiescence searches
+    /// all of their moves) stay small. With no evasion every move is given, so the king's
+    /// loss is searched to its real distance and a legal move is always found.
     #[inline(always)]
     fn generate(&self, gen: GenType, list: &mut MoveList<Move>) {
-        movegen::generate(self, gen, list)
+        if gen != GenType::All || !self.in_check() {
+            return movegen::generate(self, gen, list);
+        }
+        let mut all = MoveList::new();
+        movegen::generate(self, GenType::All, &mut all);
+        let before = list.len();
+        for &m in all.iter() {
+            if see::is_evasion(self, m) {
+                list.push(m);
+            }
+        }
+        if list.len() == before {
+            for &m in all.iter() {
+                list.push(m);
+            }
+        }
     }
     #[inline(always)]
     fn is_legal(&self, m: Move) -> bool {

@@ -7,6 +7,7 @@
 //! * [`captures`]: the five capture methods and the "could be captured" test;
 //! * [`position`]: mailbox + bitboards, Zobrist key, make/unmake;
 //! * [`fen`], [`movegen`], [`rules`] (game end), [`see`], [`eval`], [`display`];
+//! * [`tune`]: self-play at fixed nodes, matches between weights, the material fit.
 
 pub mod bitboard;
 pub mod board;
@@ -19,6 +20,7 @@ pub mod movegen;
 pub mod position;
 pub mod rules;
 pub mod see;
+pub mod tune;
 pub mod types;
 pub mod zobrist;
 

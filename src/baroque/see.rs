@@ -72,3 +72,17 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
         None => false,
     }
 }
+
+/// Whether `m` leaves the mover's king safe from capture on the opponent's next move, or
+/// takes the enemy king (an *evasion* when the mover's king is attacked).
+pub fn is_evasion(pos: &Position, m: Move) -> bool {
+    let us = pos.side_to_move();
+    let (after, caught) = pos.board_after(m);
+    if caught & pos.board().of(us.flip(), PieceKind::King) != 0 {
+        return true;
+    }
+    match after.king(us) {
+        Some(k) => !can_capture(&after, k, PieceKind::King, us.flip()),
+        None => false,
+    }
+}
