@@ -713,3 +713,54 @@ fn agrees_with_the_python_referee() {
     }
     assert_eq!(checked, 400);
 }
+
+/// Weights that are all zero (then one term at a time is switched on).
+fn zero_params() -> jiang::baroque::eval::Params {
+    jiang::baroque::eval::Params {
+        value: [0; 7],
+        frozen: [0; 7],
+        mobility: [0; 7],
+        freezer_centre: 0,
+        king_near: [0; 7],
+        king_open: 0,
+        king_pincer_setup: 0,
+        king_tropism: [0; 7],
+        tempo: 0,
+    }
+}
+
+#[test]
+fn evaluation_terms() {
+    use jiang::baroque::eval::{evaluate_with, KING_EN_PRISE};
+    // White: king a1, freezer d4, leaper h1; Black: king h8, leaper e5 (frozen by d4),
+    // pincers a7 b7. Black to move.
+    let p = pos("7k/pp6/8/4l3/3F4/8/8/K6L b - - 0 1");
+    assert!(!p.in_check());
+    let mut w = zero_params();
+    w.value = [100, 0, 450, 0, 0, 0, 500];
+    // Black's view: 450 + 200 - (500 + 450).
+    assert_eq!(evaluate_with(&p, &w), -300);
+    let mut w = zero_params();
+    w.frozen[PieceKind::Leaper.index()] = 170;
+    assert_eq!(evaluate_with(&p, &w), -170, "the frozen black leaper");
+    let mut w = zero_params();
+    w.freezer_centre = 10;
+    assert_eq!(evaluate_with(&p, &w), -30, "d4 is a centre square");
+    let mut w = zero_params();
+    w.tempo = 7;
+    assert_eq!(evaluate_with(&p, &w), 7);
+    let mut w = zero_params();
+    w.mobility[PieceKind::Pincer.index()] = 1;
+    // a7: a8 and a6..a2 (a1 holds the king); b7: b8, b6..b1 and c7..h7. 6 + 7 + 6.
+    assert_eq!(evaluate_with(&p, &w), 19);
+    // The side to move can take the king: a win in all but name.
+    let can_take = pos("8/C7/4I3/4kW2/4K3/8/1L6/3P4 w - - 0 1");
+    assert!(can_take.evaluate() > KING_EN_PRISE - 3000);
+    // Every move of Black loses the king (its freezer is frozen, each king step walks
+    // into a capture): the evaluation knows.
+    let zugzwang = pos("8/7I/6f1/2L3K1/8/1C6/8/3I1k2 b - - 1 1");
+    assert!(zugzwang.evaluate() < -KING_EN_PRISE + 3000);
+    // Not so when one move is safe (the white coordinator b3 gone, g2 is safe).
+    let escape = pos("8/7I/6f1/2L3K1/8/8/8/3I1k2 b - - 1 1");
+    assert!(escape.evaluate() > -5000);
+}

@@ -1,7 +1,7 @@
 //! Self-play tools for the Baroque evaluation (all ignored: they take minutes to hours).
 //!
 //! * `material_fit`: self-play at fixed nodes, then the logistic fit of the material
-//!   values (see `jiang::baroque::tune`). Env: `PAIRS` (openings, each played twice),
+//!   values (see `jiang::baroque::tune`). Env: `GAMES` (each from its own opening),
 //!   `NODES`, `ROUNDS` (refit and replay with the fitted values), `SEED`.
 //! * `weights_match`: the default weights against a variant. Env: `VARIANT` (e.g.
 //!   `king_open=10,value.2=500`), `BASE` (changes to the defaults for both sides),
@@ -11,7 +11,7 @@
 
 use jiang::baroque::eval::{Params, DEFAULT_PARAMS};
 use jiang::baroque::tune::{
-    fit_logistic, run_match, samples, set_param, GameRecord, SelfPlay, SAMPLE_KINDS,
+    fit_logistic, run_match, run_selfplay, samples, set_param, GameRecord, SelfPlay, SAMPLE_KINDS,
 };
 
 fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -41,7 +41,7 @@ fn config() -> SelfPlay {
 #[ignore]
 fn material_fit() {
     let cfg = config();
-    let pairs: usize = env("PAIRS", 50);
+    let games_wanted: usize = env("GAMES", 100);
     let rounds: usize = env("ROUNDS", 1);
     let seed: u64 = env("SEED", 1);
     let mut params: &'static Params = with_changes(DEFAULT_PARAMS, &env("BASE", String::new()));
@@ -50,16 +50,28 @@ fn material_fit() {
         let mut reasons = std::collections::BTreeMap::new();
         let mut plies = 0;
         let mut games = 0;
-        let mut collect = |_: bool, g: &GameRecord| {
+        let started = std::time::Instant::now();
+        let (mut white, mut black, mut draws) = (0, 0, 0);
+        let mut collect = |g: &GameRecord| {
+            match g.white_score {
+                x if x > 0.75 => white += 1,
+                x if x < 0.25 => black += 1,
+                _ => draws += 1,
+            }
             all.extend(samples(g));
             *reasons.entry(g.reason.clone()).or_insert(0) += 1;
             plies += g.moves.len();
             games += 1;
+            eprintln!(
+                "  game {games}: {} plies, {} ({:.0} s so far)",
+                g.moves.len(),
+                g.reason,
+                started.elapsed().as_secs_f64()
+            );
         };
-        let r = run_match(
+        run_selfplay(
             params,
-            params,
-            pairs,
+            games_wanted,
             &cfg,
             seed + round as u64,
             &mut collect,
@@ -74,9 +86,9 @@ fn material_fit() {
             "round {round}: {games} games ({} plies on average), {} samples, white {} / black {} / draw {}",
             plies / games.max(1),
             all.len(),
-            r.wins,
-            r.losses,
-            r.draws
+            white,
+            black,
+            draws
         );
         println!("  endings {reasons:?}");
         println!("  logistic weights {w:.3?} bias {b:.3}");
@@ -101,9 +113,20 @@ fn weights_match() {
     let seed: u64 = env("SEED", 1);
     let mut n = 0;
     let mut reasons = std::collections::BTreeMap::new();
-    let r = run_match(variant, base, pairs, &cfg, seed, &mut |_, g| {
+    let r = run_match(variant, base, pairs, &cfg, seed, &mut |a_white, g| {
         n += 1;
         *reasons.entry(g.reason.clone()).or_insert(0) += 1;
+        eprintln!(
+            "  game {n}: variant {} scores {}, {} plies, {}",
+            if a_white { "white" } else { "black" },
+            if a_white {
+                g.white_score
+            } else {
+                1.0 - g.white_score
+            },
+            g.moves.len(),
+            g.reason
+        );
     });
     let (elo, margin) = r.elo();
     println!(

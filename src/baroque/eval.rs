@@ -45,6 +45,9 @@ pub struct Params {
     pub king_open: i32,
     /// Penalty per pincer set-up against the king.
     pub king_pincer_setup: i32,
+    /// Bonus per unfrozen piece, by kind, per step it stands closer to the enemy king
+    /// than 7 (Chebyshev distance): pieces that hunt the king.
+    pub king_tropism: [i32; 7],
     /// Bonus for the side to move.
     pub tempo: i32,
 }
@@ -58,6 +61,7 @@ pub const DEFAULT_PARAMS: Params = Params {
     king_near: [10, 25, 25, 25, 40, 20, 0],
     king_open: 6,
     king_pincer_setup: 25,
+    king_tropism: [0; 7],
     tempo: 10,
 };
 
@@ -158,6 +162,19 @@ fn side_terms(pos: &Position, c: Color, p: &Params) -> [i32; NUM_TERMS] {
             }
         }
         t[3] -= danger;
+    }
+    if let Some(k) = b.king(them) {
+        for kind in PieceKind::ALL {
+            let w = p.king_tropism[kind.index()];
+            if w != 0 {
+                for sq in squares(b.of(c, kind) & !frozen) {
+                    let dist = (sq.file() - k.file())
+                        .abs()
+                        .max((sq.rank() - k.rank()).abs());
+                    t[3] += w * (7 - dist);
+                }
+            }
+        }
     }
     if pos.side_to_move() == c {
         t[4] += p.tempo;

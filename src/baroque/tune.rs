@@ -227,6 +227,7 @@ pub fn set_param(p: &mut Params, assignment: &str) -> Result<(), String> {
         "frozen" => Some(&mut p.frozen),
         "mobility" => Some(&mut p.mobility),
         "king_near" => Some(&mut p.king_near),
+        "king_tropism" => Some(&mut p.king_tropism),
         _ => None,
     };
     match (table, index) {
@@ -241,6 +242,23 @@ pub fn set_param(p: &mut Params, assignment: &str) -> Result<(), String> {
         _ => return Err(format!("'{assignment}': {name} needs an index or none")),
     }
     Ok(())
+}
+
+/// Plays `games` games of `params` against itself, each from its own random opening
+/// (self-play at fixed nodes is deterministic, so a colour-swapped replay would repeat
+/// the game); `report` sees every finished game.
+pub fn run_selfplay(
+    params: &'static Params,
+    games: usize,
+    cfg: &SelfPlay,
+    seed: u64,
+    report: &mut dyn FnMut(&GameRecord),
+) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for _ in 0..games {
+        let opening = random_opening(&mut rng, cfg.random_plies);
+        report(&play_game(params, params, &opening, cfg));
+    }
 }
 
 /// One training sample: White's material surplus by kind (pincer, coordinator, leaper,
