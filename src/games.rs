@@ -42,6 +42,12 @@ pub const GAMES: &[GameEntry] = &[
         xboard: <crate::fairychess::Position as Rules>::XBOARD,
         xboard_native: false,
     },
+    GameEntry {
+        name: "baroque",
+        new_session: || Box::new(SearchSession::<crate::baroque::Position>::new()),
+        xboard: <crate::baroque::Position as Rules>::XBOARD,
+        xboard_native: false,
+    },
 ];
 
 /// The game a new engine plays.

@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+pub mod baroque;
 pub mod bench;
 pub mod engine;
 pub mod fairychess;

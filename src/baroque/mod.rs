@@ -1,0 +1,29 @@
+//! Baroque chess as UW CSE 473 plays it ("Allen School" rules, Tanimoto's starter code),
+//! following the rule book `baroque.md` and its decisions D1–D16.
+//!
+//! * [`types`]: colours, pieces, squares, moves (with the imitated method);
+//! * [`bitboard`]: square sets and line geometry;
+//! * [`board`]: the placement as bitboards and the freezing rule;
+//! * [`captures`]: the five capture methods and the "could be captured" test;
+//! * [`position`]: mailbox + bitboards, Zobrist key, make/unmake;
+//! * [`fen`], [`movegen`], [`rules`] (game end), [`see`], [`eval`], [`display`];
+//! * [`tune`]: self-play at fixed nodes, matches between weights, the material fit.
+
+pub mod bitboard;
+pub mod board;
+pub mod captures;
+pub mod display;
+pub mod eval;
+pub mod fen;
+mod game_impl;
+pub mod movegen;
+pub mod position;
+pub mod rules;
+pub mod see;
+pub mod tune;
+pub mod types;
+pub mod zobrist;
+
+pub use fen::{FenError, START_FEN};
+pub use position::Position;
+pub use types::{Color, Method, Move, Piece, PieceKind, Square};

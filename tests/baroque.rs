@@ -1,0 +1,766 @@
+//! Baroque chess: the rule book's 25 worked examples (`tests/baroque_examples.txt`),
+//! start-position perft 1–3, FEN errors, the end of the game, and properties checked on
+//! random positions (mirror symmetry, make/unmake, frozen pieces, friendly pieces never
+//! captured, staged generation, move codes).
+
+mod common;
+
+use common::Rng;
+use jiang::baroque::bitboard::squares;
+use jiang::baroque::captures::can_capture;
+use jiang::baroque::movegen::{count_moves, has_legal_move, legal_moves, perft};
+use jiang::baroque::{Color, FenError, Move, Piece, PieceKind, Position, START_FEN};
+use jiang::game::{Game, GenType, Outcome, Rules};
+use jiang::movelist::MoveList;
+use std::collections::BTreeSet;
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn sorted_moves(p: &Position) -> Vec<String> {
+    let mut v: Vec<String> = legal_moves(p).iter().map(|m| m.to_string()).collect();
+    v.sort();
+    v
+}
+
+fn frozen_squares(p: &Position) -> Vec<String> {
+    let set = p.frozen(Color::White) | p.frozen(Color::Black);
+    let mut v: Vec<String> = squares(set).map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+/// Plays `m`, checking that it removes only enemy pieces, and that unmaking it restores
+/// the position and key; returns the position after it.
+fn play_checked(p: &Position, m: Move) -> Position {
+    let mut q = p.clone();
+    let before_fen = q.to_fen();
+    let before_key = q.key();
+    let us = q.side_to_move();
+    let mine_before = q.board().color(us);
+    let theirs_before = q.board().color(us.flip());
+    q.make_move(m);
+    assert!(
+        q.is_consistent(),
+        "{before_fen} {m}: inconsistent after make"
+    );
+    let mine_after = q.board().color(us);
+    assert_eq!(
+        mine_after.count_ones(),
+        mine_before.count_ones(),
+        "{before_fen} {m}: a friendly piece was removed"
+    );
+    let caught = p.captures_of(m);
+    assert_eq!(
+        caught & mine_before,
+        0,
+        "{before_fen} {m}: captures a friend"
+    );
+    assert_eq!(
+        q.board().color(us.flip()),
+        theirs_before & !caught,
+        "{before_fen} {m}: removed pieces differ from the capture set"
+    );
+    let after = q.clone();
+    q.unmake_move(m);
+    assert_eq!(q.to_fen(), before_fen, "{m}: unmake");
+    assert_eq!(q.key(), before_key, "{before_fen} {m}: unmake key");
+    assert_eq!(q, *p, "{before_fen} {m}: unmake position");
+    after
+}
+
+/// Runs the worked examples file; returns the number of checks made.
+fn run_examples(text: &str) -> usize {
+    let mut checks = 0;
+    let mut example = String::new();
+    let mut base: Option<Position> = None;
+    let mut current: Option<Position> = None;
+    let mut pending_move: Option<(Position, String)> = None;
+    for (lineno, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let value = value.trim();
+        let ctx = format!("line {} ({example})", lineno + 1);
+        match key {
+            "example" => {
+                example = value.to_string();
+                base = None;
+                current = None;
+            }
+            "fen" => {
+                let p = pos(value);
+                assert_eq!(p.to_fen(), value, "{ctx}: FEN round trip");
+                assert!(p.is_consistent(), "{ctx}");
+                base = Some(p.clone());
+                current = Some(p);
+            }
+            "frozen" => {
+                let p = base.as_ref().expect("fen first");
+                let want: Vec<String> = value.split_whitespace().map(String::from).collect();
+                assert_eq!(frozen_squares(p), want, "{ctx}: frozen pieces");
+                // A frozen piece has no moves.
+                for m in legal_moves(p) {
+                    assert!(
+                        !want.contains(&m.from().to_string()),
+                        "{ctx}: {m} moves a frozen piece"
+                    );
+                }
+                checks += 1;
+            }
+            "moves" => {
+                let p = base.as_ref().expect("fen first");
+                let want: Vec<String> = value.split_whitespace().map(String::from).collect();
+                assert_eq!(sorted_moves(p), want, "{ctx}: legal moves");
+                checks += 1;
+            }
+            "count" => {
+                let p = base.as_ref().expect("fen first");
+                let want: usize = value.parse().expect("count");
+                assert_eq!(legal_moves(p).len(), want, "{ctx}: move count");
+                assert_eq!(count_moves(p), want as u64, "{ctx}: counted moves");
+                assert_eq!(has_legal_move(p), want > 0, "{ctx}: has_legal_move");
+                checks += 1;
+            }
+            "move" => {
+                let p = base.as_ref().expect("fen first");
+                let m = p
+                    .parse_legal_move(value)
+                    .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                assert_eq!(m.to_string(), value, "{ctx}: notation");
+                pending_move = Some((p.clone(), value.to_string()));
+                current = Some(play_checked(p, m));
+            }
+            "result" => {
+                let (_, mv) = pending_move.as_ref().expect("move first");
+                let q = current.as_ref().expect("move first");
+                assert_eq!(q.to_fen(), value, "{ctx}: result of {mv}");
+                checks += 1;
+            }
+            "outcome" => {
+                let q = current.as_ref().expect("position first");
+                let end = q
+                    .game_end()
+                    .unwrap_or_else(|| panic!("{ctx}: game not over"));
+                match value {
+                    "white wins" => {
+                        assert_eq!(end.result, "1-0", "{ctx}");
+                        assert_eq!(end.reason, "White captures the king", "{ctx}");
+                    }
+                    "black wins" => {
+                        assert_eq!(end.result, "0-1", "{ctx}");
+                        assert_eq!(end.reason, "Black captures the king", "{ctx}");
+                    }
+                    "draw (no legal move)" => {
+                        assert_eq!(end.result, "1/2-1/2", "{ctx}");
+                        assert!(
+                            end.reason.contains("no legal move"),
+                            "{ctx}: {}",
+                            end.reason
+                        );
+                        assert_eq!(q.rule_outcome(0, true), Some(Outcome::Draw), "{ctx}");
+                    }
+                    other => panic!("{ctx}: unknown outcome {other}"),
+                }
+                // A finished game has no moves.
+                assert!(
+                    legal_moves(q).is_empty() || end.result == "1/2-1/2",
+                    "{ctx}"
+                );
+                checks += 1;
+            }
+            other => panic!("{ctx}: unknown key {other}"),
+        }
+    }
+    checks
+}
+
+#[test]
+fn worked_examples() {
+    let text = include_str!("baroque_examples.txt");
+    assert_eq!(
+        text.matches("\nexample ").count(),
+        25,
+        "all 25 examples present"
+    );
+    let checks = run_examples(text);
+    assert!(checks >= 60, "only {checks} checks ran");
+}
+
+#[test]
+fn example_runner_catches_wrong_data() {
+    // The runner must fail on a wrong result, a wrong move list and a wrong frozen list.
+    for bad in [
+        "example x\nfen 7k/8/3P4/3p4/P7/8/8/7K w - - 0 1\nmove a4d4\nresult 7k/8/3P4/3p4/3P4/8/8/7K b - - 0 1\n",
+        "example x\nfen 8/8/8/4k3/8/4K3/8/8 w - - 0 1\nmoves e3d2 e3d3\n",
+        "example x\nfen 7k/8/8/8/1p1f4/2I5/8/K7 b - - 0 1\nfrozen d4\n",
+    ] {
+        let r = std::panic::catch_unwind(|| run_examples(bad));
+        assert!(r.is_err(), "accepted: {bad}");
+    }
+}
+
+#[test]
+fn start_position_perft() {
+    let mut p = Position::startpos();
+    assert_eq!(p.to_fen(), START_FEN);
+    let want = [1u64, 32, 944, 42_738];
+    for (d, &n) in want.iter().enumerate() {
+        assert_eq!(perft(&mut p, d as u32), n, "perft {d}");
+    }
+    assert_eq!(Rules::perft(&mut p, 2), 944);
+    assert_eq!(p.to_fen(), START_FEN, "perft leaves the position as it was");
+}
+
+#[test]
+fn fen_errors() {
+    let cases: [(&str, FenError); 11] = [
+        ("", FenError::Empty),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            FenError::RankCount(10),
+        ),
+        (
+            "cliwkilf/pppppppp/8/8/8/8/PPPPPPPP/FLIWKILCC w - - 0 1",
+            FenError::RankLength {
+                rank: 1,
+                squares: 9,
+            },
+        ),
+        (
+            "cliwkilf/ppppppp/8/8/8/8/PPPPPPPP/FLIWKILC w - - 0 1",
+            FenError::RankLength {
+                rank: 7,
+                squares: 7,
+            },
+        ),
+        (
+            "cliwkilf/pppppppp/8/8/8/8/PPPPPPPP/FLIWKILQ w - - 0 1",
+            FenError::UnknownPiece('Q'),
+        ),
+        (
+            "cliwkilf/pppppppp/8/8/8/8/PPPPPPPP/FLIWKIKC w - - 0 1",
+            FenError::ExtraKing(Color::White),
+        ),
+        (
+            "k6k/8/8/8/8/8/8/7K w - - 0 1",
+            FenError::ExtraKing(Color::Black),
+        ),
+        ("7k/8/8/8/8/8/8/7K x - - 0 1", FenError::BadSide("x".into())),
+        (
+            "7k/8/8/8/8/8/8/7K w KQ - 0 1",
+            FenError::BadField("KQ".into()),
+        ),
+        (
+            "7k/8/8/8/8/8/8/7K w - - a 1",
+            FenError::BadHalfmove("a".into()),
+        ),
+        (
+            "7k/8/8/8/8/8/8/7K w - - 0 0",
+            FenError::BadFullmove("0".into()),
+        ),
+    ];
+    for (fen, want) in cases {
+        let got = Position::from_fen(fen).expect_err(fen);
+        assert_eq!(got, want, "{fen}");
+        let text = got.to_string();
+        assert!(!text.is_empty() && !text.contains('\n'), "{fen}: {text}");
+        let via_rules = <Position as Rules>::from_fen(fen).expect_err(fen);
+        assert_eq!(via_rules, text);
+    }
+    assert_eq!(
+        Position::from_fen("7k/8/8/8/8/8/8/7K w - - 0").expect_err("5 fields"),
+        FenError::FieldCount(5)
+    );
+    // Accepted short forms, and a missing king (a finished game without moves).
+    assert_eq!(
+        pos("7k/8/8/8/8/8/8/7K w - -").to_fen(),
+        "7k/8/8/8/8/8/8/7K w - - 0 1"
+    );
+    assert_eq!(
+        pos("7k/8/8/8/8/8/8/7K b").to_fen(),
+        "7k/8/8/8/8/8/8/7K b - - 0 1"
+    );
+    let no_black_king = pos("8/8/8/8/8/8/PPP5/7K w - - 0 1");
+    assert!(legal_moves(&no_black_king).is_empty());
+    assert_eq!(
+        no_black_king.game_end().map(|e| e.result),
+        Some("1-0".into())
+    );
+}
+
+#[test]
+fn move_notation_and_parsing() {
+    let p = pos("7k/8/8/3w4/3I4/8/1Pp5/3c3K w - - 0 1");
+    // An ambiguous pair without its suffix matches nothing.
+    let e = p.parse_legal_move("d4d2").expect_err("ambiguous");
+    assert!(e.contains("d4d2c"), "{e}");
+    assert!(p.parse_legal_move("d4d2x").is_err());
+    assert!(p.parse_legal_move("d4d9").is_err());
+    assert!(p.parse_legal_move("h1h3").is_err());
+    assert!(p.parse_legal_move("e2e4e").is_err());
+    assert!(p.parse_legal_move("").is_err());
+    // An unambiguous imitator capture takes no suffix.
+    assert!(p.parse_legal_move("d4a4").is_ok());
+    assert!(p.parse_legal_move("d4d2p").is_ok());
+    // 16-bit codes round-trip and keep the method and suffix.
+    for m in legal_moves(&p) {
+        let code = <Position as Game>::move_to_u16(m);
+        assert_ne!(code, 0);
+        assert_eq!(<Position as Game>::move_from_u16(code), Some(m));
+        assert!(Game::is_legal(&p, m));
+    }
+    assert_eq!(Move::from_u16(0), None);
+}
+
+#[test]
+fn game_end_and_rule_outcomes() {
+    // King captured: the loser is to move.
+    let p = pos("8/8/8/8/4k3/8/8/8 w - - 0 2");
+    assert_eq!(p.rule_outcome(3, true), Some(Outcome::Loss));
+    assert_eq!(
+        p.game_end().map(|e| (e.result, e.winner)),
+        Some(("0-1".into(), Some(1)))
+    );
+    // The move limit: White to move at fullmove 2501 is 5000 plies played.
+    let limit = pos("7k/8/8/8/8/8/8/7K w - - 17 2501");
+    let end = limit.game_end().expect("limit");
+    assert_eq!(
+        (end.result.as_str(), end.reason.as_str()),
+        ("1/2-1/2", "5000-ply limit")
+    );
+    assert_eq!(limit.rule_outcome(0, true), Some(Outcome::Draw));
+    let before = pos("7k/8/8/8/8/8/8/7K b - - 17 2500");
+    assert_eq!(before.game_end(), None);
+    assert_eq!(before.rule_outcome(0, true), None);
+    // A king captured on ply 5000 still wins.
+    let mut last = pos("8/8/8/8/8/8/6k1/7K b - - 0 2500");
+    let m = last.parse_legal_move("g2h1").expect("legal");
+    last.make_move(m);
+    assert_eq!(last.game_end().map(|e| e.result), Some("0-1".into()));
+    // No legal move: a draw, with the side named.
+    let stuck = pos("kp6/pF6/8/8/8/8/8/7K b - - 0 1");
+    let end = stuck.game_end().expect("stuck");
+    assert_eq!(end.reason, "Black has no legal move: draw");
+    assert_eq!(stuck.no_moves_outcome(), Outcome::Draw);
+}
+
+#[test]
+fn check_means_the_king_can_be_captured() {
+    // Example 22: the black king e5 can be taken by every method; with Black to move it
+    // is in check.
+    let p = pos("8/C7/4I3/4kW2/4K3/8/1L6/3P4 b - - 0 1");
+    assert!(p.in_check());
+    // Each single attacker is enough.
+    for fen in [
+        "7K/8/8/4kP2/8/8/8/3P4 b - - 0 1", // pincer d1d5 with partner f5
+        "7K/8/8/4kW2/8/8/8/8 b - - 0 1",   // withdrawal f5g5
+        "7K/8/8/4k3/8/8/1L6/8 b - - 0 1",  // leap b2f6
+        "8/C7/8/4k3/8/8/8/4K3 b - - 0 1",  // coordination a7a5 with the king e1
+        "7K/8/4I3/4k3/8/8/8/8 b - - 0 1",  // imitator steps onto the king
+    ] {
+        assert!(pos(fen).in_check(), "{fen}");
+    }
+    for fen in [
+        "7K/8/8/4kP2/8/8/8/8 b - - 0 1",    // no pincer to close the sandwich
+        "7K/8/8/4kWP1/8/8/8/8 b - - 0 1",   // the withdrawer has no room
+        "7K/8/5P2/4k3/8/8/1L6/8 b - - 0 1", // the leap's landing square is occupied
+        "7K/8/8/4k3/8/8/1I6/8 b - - 0 1",   // an imitator cannot leap a king
+        "8/C7/8/4k3/8/8/8/3K4 b - - 0 1",   // the king is not on a line with e5
+    ] {
+        assert!(!pos(fen).in_check(), "{fen}");
+    }
+    // A frozen attacker does not attack.
+    assert!(!pos("7K/8/4If2/4k3/8/8/8/8 b - - 0 1").in_check());
+}
+
+/// A random position: both kings (usually), up to `max_per_kind` of each other kind per
+/// side, on random squares, either side to move.
+fn random_position(rng: &mut Rng, max_per_kind: usize) -> Position {
+    loop {
+        let mut board: Vec<char> = vec!['.'; 64];
+        let mut place = |c: char, rng: &mut Rng| loop {
+            let s = rng.below(64);
+            if board[s] == '.' {
+                board[s] = c;
+                break;
+            }
+        };
+        for color in [Color::White, Color::Black] {
+            if !rng.chance(1, 40) {
+                place(Piece::new(color, PieceKind::King).letter(), rng);
+            }
+            for kind in PieceKind::ALL {
+                if kind == PieceKind::King {
+                    continue;
+                }
+                let max = if kind == PieceKind::Pincer {
+                    2 * max_per_kind
+                } else {
+                    max_per_kind
+                };
+                for _ in 0..rng.below(max + 1) {
+                    place(Piece::new(color, kind).letter(), rng);
+                }
+            }
+        }
+        let mut fen = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                let c = board[rank * 8 + file];
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+            }
+            if empty > 0 {
+                fen.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(if rng.chance(1, 2) {
+            " w - - 0 1"
+        } else {
+            " b - - 3 7"
+        });
+        let p = pos(&fen);
+        // Stay within the search's 256-move lists.
+        if legal_moves(&p).len() <= 256 {
+            return p;
+        }
+    }
+}
+
+/// Positions for the property tests: random set-ups, and positions along random games
+/// from the start.
+fn sample_positions(seed: u64, n: usize) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        out.push(random_position(&mut rng, 2));
+        let mut p = Position::startpos();
+        for _ in 0..rng.below(80) {
+            let moves = legal_moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            p.make_move(moves[rng.below(moves.len())]);
+        }
+        out.push(p);
+    }
+    out
+}
+
+#[test]
+fn mirrored_positions_have_mirrored_moves() {
+    for p in sample_positions(1, 600) {
+        let q = p.mirrored();
+        assert_eq!(q.mirrored().to_fen(), p.to_fen());
+        let want: BTreeSet<String> = legal_moves(&p)
+            .iter()
+            .map(|m| m.flip_rank().to_string())
+            .collect();
+        let got: BTreeSet<String> = legal_moves(&q).iter().map(|m| m.to_string()).collect();
+        assert_eq!(got, want, "{} vs {}", p.to_fen(), q.to_fen());
+        assert_eq!(p.in_check(), q.in_check(), "{}", p.to_fen());
+        assert_eq!(frozen_squares(&p).len(), frozen_squares(&q).len());
+        // Results are mirrored too.
+        for m in legal_moves(&p).into_iter().take(20) {
+            let a = play_checked(&p, m);
+            let b = play_checked(&q, m.flip_rank());
+            assert_eq!(
+                b.board().occ,
+                a.board().occ.swap_bytes(),
+                "{} {m}",
+                p.to_fen()
+            );
+        }
+        // The evaluation is symmetric.
+        assert_eq!(p.evaluate(), q.evaluate(), "{}", p.to_fen());
+    }
+}
+
+#[test]
+fn make_unmake_restores_and_captures_only_enemies() {
+    for p in sample_positions(2, 600) {
+        let mut q = p.clone();
+        for m in legal_moves(&p) {
+            play_checked(&p, m);
+            // Incremental key agrees with a fresh computation.
+            q.make_move(m);
+            assert_eq!(q.key(), q.compute_key(), "{} {m}", p.to_fen());
+            assert_eq!(pos(&q.to_fen()).key(), q.key());
+            q.unmake_move(m);
+        }
+        assert_eq!(q, p);
+        // Null moves too.
+        q.make_null_move();
+        assert_ne!(q.key(), p.key());
+        q.unmake_null_move();
+        assert_eq!(q, p);
+    }
+}
+
+#[test]
+fn frozen_pieces_have_no_moves() {
+    let mut frozen_seen = 0;
+    for p in sample_positions(3, 800) {
+        let us = p.side_to_move();
+        let frozen = p.frozen(us);
+        frozen_seen += frozen.count_ones();
+        for m in legal_moves(&p) {
+            assert_eq!(frozen & (1u64 << m.from().index()), 0, "{} {m}", p.to_fen());
+        }
+        // Frozen = next to an enemy freezer, or a freezer next to an enemy imitator.
+        for sq in squares(p.board().color(us)) {
+            let near = |kind: PieceKind| {
+                squares(p.board().of(us.flip(), kind))
+                    .any(|s| (s.file() - sq.file()).abs() <= 1 && (s.rank() - sq.rank()).abs() <= 1)
+            };
+            let is_freezer = p.piece_at(sq).map(|x| x.kind()) == Some(PieceKind::Freezer);
+            let want = near(PieceKind::Freezer) || (is_freezer && near(PieceKind::Imitator));
+            assert_eq!(
+                frozen & (1u64 << sq.index()) != 0,
+                want,
+                "{} {sq}",
+                p.to_fen()
+            );
+        }
+    }
+    assert!(
+        frozen_seen > 100,
+        "the sample has too few frozen pieces ({frozen_seen})"
+    );
+}
+
+#[test]
+fn staged_generation_partitions_the_moves() {
+    for p in sample_positions(4, 400) {
+        let mut all = MoveList::new();
+        let mut caps = MoveList::new();
+        let mut quiets = MoveList::new();
+        p.generate(GenType::Captures, &mut caps);
+        p.generate(GenType::Quiets, &mut quiets);
+        let legal = legal_moves(&p);
+        for &m in &legal {
+            all.push(m);
+        }
+        assert_eq!(all.len(), caps.len() + quiets.len(), "{}", p.to_fen());
+        // In check, the search's "all moves" are the evasions (or everything without one).
+        let mut search_all = MoveList::new();
+        p.generate(GenType::All, &mut search_all);
+        if p.in_check() {
+            let evasions: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let mut q = p.clone();
+                    q.make_move(m);
+                    q.king(q.side_to_move()).is_none()
+                        || q.king(p.side_to_move()).is_some_and(|k| {
+                            !can_capture(q.board(), k, PieceKind::King, q.side_to_move())
+                        })
+                })
+                .collect();
+            let want = if evasions.is_empty() {
+                legal.clone()
+            } else {
+                evasions
+            };
+            assert_eq!(search_all.as_slice(), want.as_slice(), "{}", p.to_fen());
+        } else {
+            assert_eq!(search_all.as_slice(), legal.as_slice(), "{}", p.to_fen());
+        }
+        for &m in caps.iter() {
+            assert!(all.contains(m));
+            assert!(p.is_capture(m), "{} {m}", p.to_fen());
+            assert!(p.captured_value(m) > 0);
+        }
+        for &m in quiets.iter() {
+            assert!(all.contains(m));
+            assert!(!p.is_capture(m), "{} {m}", p.to_fen());
+        }
+        // Every generated move is legal by is_legal, and from/to pairs repeat only for
+        // suffixed imitator moves.
+        let mut pairs = std::collections::HashMap::new();
+        for &m in all.iter() {
+            assert!(p.is_legal(m), "{} {m}", p.to_fen());
+            *pairs.entry((m.from(), m.to())).or_insert(0) += 1;
+        }
+        for &m in all.iter() {
+            assert_eq!(
+                pairs[&(m.from(), m.to())] > 1,
+                m.suffixed(),
+                "{} {m}",
+                p.to_fen()
+            );
+        }
+        // gives_check agrees with making the move.
+        for &m in all.iter().take(30) {
+            let mut q = p.clone();
+            let them_king = q.king(p.side_to_move().flip());
+            q.make_move(m);
+            let expect = q.king(q.side_to_move()).is_some() && them_king.is_some() && q.in_check();
+            assert_eq!(p.gives_check(m), expect, "{} {m}", p.to_fen());
+        }
+    }
+}
+
+#[test]
+fn is_legal_refuses_foreign_moves() {
+    let mut rng = Rng::new(5);
+    for p in sample_positions(5, 200) {
+        let legal: std::collections::HashSet<Move> = legal_moves(&p).into_iter().collect();
+        for _ in 0..200 {
+            let code = (rng.next_u64() & 0x7fff) as u16;
+            if let Some(m) = Move::from_u16(code) {
+                assert_eq!(p.is_legal(m), legal.contains(&m), "{} {m}", p.to_fen());
+            }
+        }
+        assert_eq!(has_legal_move(&p), !legal.is_empty(), "{}", p.to_fen());
+    }
+}
+
+/// Start-position perft at depth 4 (1,847,014 leaves), with its speed: run by
+/// `perft/baroque.sh` (`cargo test --release --test baroque -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn perft_depth_4_speed() {
+    let depth: u32 = std::env::var("BAROQUE_PERFT_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(4);
+    let mut p = Position::startpos();
+    let start = std::time::Instant::now();
+    let nodes = perft(&mut p, depth);
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "perft {depth} start position: {nodes} nodes in {secs:.3} s, {:.0} nodes/s",
+        nodes as f64 / secs
+    );
+    if depth == 4 {
+        assert_eq!(nodes, 1_847_014);
+    }
+}
+
+/// 64-bit FNV-1a (the hash `tools/baroque/referee.py` writes).
+fn fnv1a(text: &str) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+/// jiang agrees with the independent Python referee (`tools/baroque/referee.py
+/// crosscheck 400 473`, written from the rule book, not from this code) on 400 positions:
+/// the legal moves, perft 2, and the FEN after every move.
+#[test]
+fn agrees_with_the_python_referee() {
+    let text = include_str!("baroque_referee.txt");
+    let mut checked = 0;
+    let mut p: Option<Position> = None;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (key, value) = line.split_once(' ').expect("key value");
+        match key {
+            "fen" => p = Some(pos(value)),
+            "moves" => {
+                let want: Vec<String> = value.split_whitespace().map(String::from).collect();
+                let q = p.as_ref().expect("fen first");
+                assert_eq!(sorted_moves(q), want, "{}", q.to_fen());
+            }
+            "perft2" => {
+                let mut q = p.clone().expect("fen first");
+                assert_eq!(
+                    perft(&mut q, 2),
+                    value.parse::<u64>().expect("count"),
+                    "{}",
+                    q.to_fen()
+                );
+            }
+            "results" => {
+                let q = p.as_ref().expect("fen first");
+                let mut lines: Vec<String> = legal_moves(q)
+                    .into_iter()
+                    .map(|m| {
+                        let mut r = q.clone();
+                        r.make_move(m);
+                        format!("{m} {}", r.to_fen())
+                    })
+                    .collect();
+                lines.sort();
+                let got = format!("{:016x}", fnv1a(&lines.join("\n")));
+                assert_eq!(got, value, "{}: results differ", q.to_fen());
+                checked += 1;
+            }
+            other => panic!("unknown key {other}"),
+        }
+    }
+    assert_eq!(checked, 400);
+}
+
+/// Weights that are all zero (then one term at a time is switched on).
+fn zero_params() -> jiang::baroque::eval::Params {
+    jiang::baroque::eval::Params {
+        value: [0; 7],
+        frozen: [0; 7],
+        mobility: [0; 7],
+        freezer_centre: 0,
+        king_near: [0; 7],
+        king_open: 0,
+        king_pincer_setup: 0,
+        king_tropism: [0; 7],
+        tempo: 0,
+    }
+}
+
+#[test]
+fn evaluation_terms() {
+    use jiang::baroque::eval::{evaluate_with, KING_EN_PRISE};
+    // White: king a1, freezer d4, leaper h1; Black: king h8, leaper e5 (frozen by d4),
+    // pincers a7 b7. Black to move.
+    let p = pos("7k/pp6/8/4l3/3F4/8/8/K6L b - - 0 1");
+    assert!(!p.in_check());
+    let mut w = zero_params();
+    w.value = [100, 0, 450, 0, 0, 0, 500];
+    // Black's view: 450 + 200 - (500 + 450).
+    assert_eq!(evaluate_with(&p, &w), -300);
+    let mut w = zero_params();
+    w.frozen[PieceKind::Leaper.index()] = 170;
+    assert_eq!(evaluate_with(&p, &w), -170, "the frozen black leaper");
+    let mut w = zero_params();
+    w.freezer_centre = 10;
+    assert_eq!(evaluate_with(&p, &w), -30, "d4 is a centre square");
+    let mut w = zero_params();
+    w.tempo = 7;
+    assert_eq!(evaluate_with(&p, &w), 7);
+    let mut w = zero_params();
+    w.mobility[PieceKind::Pincer.index()] = 1;
+    // a7: a8 and a6..a2 (a1 holds the king); b7: b8, b6..b1 and c7..h7. 6 + 7 + 6.
+    assert_eq!(evaluate_with(&p, &w), 19);
+    // The side to move can take the king: a win in all but name.
+    let can_take = pos("8/C7/4I3/4kW2/4K3/8/1L6/3P4 w - - 0 1");
+    assert!(can_take.evaluate() > KING_EN_PRISE - 3000);
+    // Every move of Black loses the king (its freezer is frozen, each king step walks
+    // into a capture): the evaluation knows.
+    let zugzwang = pos("8/7I/6f1/2L3K1/8/1C6/8/3I1k2 b - - 1 1");
+    assert!(zugzwang.evaluate() < -KING_EN_PRISE + 3000);
+    // Not so when one move is safe (the white coordinator b3 gone, g2 is safe).
+    let escape = pos("8/7I/6f1/2L3K1/8/8/8/3I1k2 b - - 1 1");
+    assert!(escape.evaluate() > -5000);
+}
