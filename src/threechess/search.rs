@@ -38,6 +38,8 @@ pub const WIN: i32 = MATE;
 /// Scores at least this large (in absolute value) are king captures.
 pub const WIN_BOUND: i32 = MATE_BOUND;
 const INF: i32 = MATE + 1;
+/// Moves the whole-game clock keeps a reserve of move overheads for.
+const RESERVE_MOVES: u32 = 150;
 /// Deepest ply searched (main search and quiescence).
 pub const MAX_PLY: usize = 96;
 /// Quiescence plies at most below the main search's leaves.
@@ -173,7 +175,8 @@ pub struct ThreeResult {
 /// The budget of one move under the reference's whole-game clock (each player has
 /// `remaining` for the rest of the game, no increment), after `plies_played` plies of
 /// the game: (soft, hard). No new iteration starts after `soft`; the search stops at
-/// `hard`, which never exceeds the 10 s cap of `settings` nor a sixth of what is left.
+/// `hard`, which never exceeds the 10 s cap of `settings` nor an eighth of what is left
+/// above a reserve for 150 more moves.
 pub fn time_budget(
     remaining: Duration,
     plies_played: usize,
@@ -181,16 +184,18 @@ pub fn time_budget(
 ) -> (Duration, Duration) {
     let cap = hard_cap(settings);
     let overhead = settings.move_overhead;
-    // Keep a reserve against lag: 2 % of the clock plus one overhead per move.
-    let usable = remaining
-        .saturating_sub(remaining / 50)
-        .saturating_sub(overhead);
+    // Keep a reserve against lag: 2 % of the clock, plus enough for 150 more moves that
+    // cost only their overhead, so that even a game far longer than usual, every move
+    // using its whole hard budget, never runs out.
+    let reserve = remaining / 50 + (overhead + Duration::from_millis(1)) * RESERVE_MOVES;
+    let usable = remaining.saturating_sub(reserve);
     // Expected moves still to play: games against weak players end within about 40 of
-    // our moves; never plan for fewer than 15 more, so that the clock decays slowly.
+    // our moves; never plan for fewer than 20 more, so that the clock decays slowly
+    // (a long game still has time for a hundred more moves).
     let own_moves = (plies_played / 3) as u32;
-    let moves_left = 40u32.saturating_sub(own_moves / 2).max(15);
+    let moves_left = 40u32.saturating_sub(own_moves / 2).max(20);
     let soft = usable / moves_left;
-    let hard = (soft * 3).min(usable / 6).min(cap);
+    let hard = (soft * 3).min(usable / 8).min(cap);
     let soft = soft.min(hard);
     let floor = Duration::from_millis(1);
     (soft.max(floor), hard.max(floor))

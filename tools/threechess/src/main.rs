@@ -83,7 +83,9 @@ impl Contestant for InProcess {
         let settings = TimeSettings::default();
         let (soft, hard) = match turn.tc {
             TimeControl::MoveTime(t) => {
-                let hard = t.saturating_sub(settings.move_overhead).min(jiang::time::hard_cap(&settings));
+                let hard = t
+                    .saturating_sub(settings.move_overhead)
+                    .min(jiang::time::hard_cap(&settings));
                 (hard, hard)
             }
             TimeControl::Clock(_) => {
@@ -106,7 +108,9 @@ impl Contestant for InProcess {
         };
         let control = SearchControl::new(Some(soft), Some(hard), false);
         let depth = std::cell::Cell::new(0);
-        let result = three::search(turn.board, &limits, &self.tt, &control, &|info| depth.set(info.depth));
+        let result = three::search(turn.board, &limits, &self.tt, &control, &|info| {
+            depth.set(info.depth)
+        });
         self.depth = Some(depth.get());
         result.best_move.ok_or_else(|| "no move".to_string())
     }
@@ -132,7 +136,9 @@ impl Contestant for AgentPlayer {
         };
     }
     fn choose(&mut self, turn: &Turn) -> Result<Move, String> {
-        self.agent.choose(turn.board).ok_or_else(|| "no move".to_string())
+        self.agent
+            .choose(turn.board)
+            .ok_or_else(|| "no move".to_string())
     }
 }
 
@@ -184,7 +190,9 @@ impl Uci {
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| format!("{}: {e}", self.path))
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("{}: {e}", self.path))
     }
 
     fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, String> {
@@ -200,7 +208,9 @@ impl Uci {
                         return Ok(line);
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(format!("no `{prefix}` within {timeout:?}")),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("no `{prefix}` within {timeout:?}"))
+                }
                 Err(RecvTimeoutError::Disconnected) => return Err("engine exited".into()),
             }
         }
@@ -252,7 +262,9 @@ impl Contestant for Uci {
         self.send(&go)?;
         let line = self.wait_for("bestmove", Duration::from_secs(30))?;
         let text = line.split_whitespace().nth(1).unwrap_or("");
-        turn.board.parse_move(text).map_err(|e| format!("bestmove `{text}`: {e}"))
+        turn.board
+            .parse_move(text)
+            .map_err(|e| format!("bestmove `{text}`: {e}"))
     }
     fn last_depth(&self) -> Option<i32> {
         self.depth
@@ -275,7 +287,8 @@ impl Drop for Uci {
 }
 
 fn make_contestant(spec: &str) -> Result<Box<dyn Contestant>, String> {
-    let parse_algo = |a: &str| Algorithm::parse(a).ok_or_else(|| format!("unknown algorithm `{a}`"));
+    let parse_algo =
+        |a: &str| Algorithm::parse(a).ok_or_else(|| format!("unknown algorithm `{a}`"));
     if let Some(rest) = spec.strip_prefix("uci:") {
         let (path, algo) = match rest.rsplit_once(':') {
             Some((p, a)) if Algorithm::parse(a).is_some() => (p, Some(a.to_string())),
@@ -335,26 +348,43 @@ fn play_game(
     let mut used = [Duration::ZERO; 3];
     let mut longest = [Duration::ZERO; 3];
     let mut depths: [Vec<i32>; 3] = Default::default();
-    let finish = |scores: [i32; 3], reason: String, board: &Board, used, longest, depths, kc| GameResult {
-        scores,
-        reason,
-        moves: board.history().collect(),
-        plies: board.plies(),
-        used,
-        longest,
-        king_capture: kc,
-        depths,
-    };
+    let finish =
+        |scores: [i32; 3], reason: String, board: &Board, used, longest, depths, kc| GameResult {
+            scores,
+            reason,
+            moves: board.history().collect(),
+            plies: board.plies(),
+            used,
+            longest,
+            king_capture: kc,
+            depths,
+        };
     loop {
         if let Some(end) = board.ending() {
             let kc = match end {
                 Ending::KingCaptured { capturer, victim } => Some((capturer, victim)),
                 _ => None,
             };
-            return finish(end.scores(), end.reason(), &board, used, longest, depths, kc);
+            return finish(
+                end.scores(),
+                end.reason(),
+                &board,
+                used,
+                longest,
+                depths,
+                kc,
+            );
         }
         if board.plies() >= max_plies {
-            return finish([0; 3], format!("adjudicated: {max_plies} plies"), &board, used, longest, depths, None);
+            return finish(
+                [0; 3],
+                format!("adjudicated: {max_plies} plies"),
+                &board,
+                used,
+                longest,
+                depths,
+                None,
+            );
         }
         let p = board.side_to_move();
         let moves: Vec<Move> = board.legal_moves_list().iter().copied().collect();
@@ -384,7 +414,15 @@ fn play_game(
             let mut s = [0; 3];
             s[p.index()] = -1;
             s[winner.index()] = 1;
-            return finish(s, format!("{p} runs out of time"), &board, used, longest, depths, None);
+            return finish(
+                s,
+                format!("{p} runs out of time"),
+                &board,
+                used,
+                longest,
+                depths,
+                None,
+            );
         }
         match chosen {
             Ok(m) if turn.moves.contains(&m) => board.make_move(m),
@@ -417,7 +455,14 @@ struct Tally {
     depth_count: u32,
 }
 
-const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]];
+const ORDERS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [0, 2, 1],
+    [2, 1, 0],
+    [1, 0, 2],
+];
 
 fn usage() -> ! {
     eprintln!(
@@ -431,13 +476,20 @@ fn usage() -> ! {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("perft") {
-        let depth: u32 = args.get(1).and_then(|d| d.parse().ok()).unwrap_or_else(|| usage());
+        let depth: u32 = args
+            .get(1)
+            .and_then(|d| d.parse().ok())
+            .unwrap_or_else(|| usage());
         let mut b = Board::startpos();
         for d in 1..=depth {
             let t = Instant::now();
             let n = b.perft(d);
             let s = t.elapsed().as_secs_f64();
-            println!("perft {d} {n} nodes {:.3} s {:.0} nodes/s", s, n as f64 / s.max(1e-9));
+            println!(
+                "perft {d} {n} nodes {:.3} s {:.0} nodes/s",
+                s,
+                n as f64 / s.max(1e-9)
+            );
         }
         return;
     }
@@ -464,14 +516,23 @@ fn main() {
             let (mut nodes, mut ms) = (0u64, 0u128);
             for pos in &positions {
                 let tt = TranspositionTable::new(16);
-                let limits = ThreeLimits { depth: Some(depth), algorithm: algo, ..ThreeLimits::default() };
+                let limits = ThreeLimits {
+                    depth: Some(depth),
+                    algorithm: algo,
+                    ..ThreeLimits::default()
+                };
                 let control = SearchControl::new(None, None, false);
                 let t = Instant::now();
                 let r = three::search(pos, &limits, &tt, &control, &|_| {});
                 ms += t.elapsed().as_millis();
                 nodes += r.nodes;
             }
-            println!("bench {:<9} depth {depth} positions {} nodes {nodes} time {ms} ms {} nodes/s", algo.name(), positions.len(), nodes as u128 * 1000 / ms.max(1));
+            println!(
+                "bench {:<9} depth {depth} positions {} nodes {nodes} time {ms} ms {} nodes/s",
+                algo.name(),
+                positions.len(),
+                nodes as u128 * 1000 / ms.max(1)
+            );
         }
         return;
     }
@@ -487,9 +548,17 @@ fn main() {
         match a.as_str() {
             "--players" => players = val(),
             "--games" => games = val().parse().unwrap_or_else(|_| usage()),
-            "--movetime" => tc = TimeControl::MoveTime(Duration::from_millis(val().parse().unwrap_or_else(|_| usage()))),
+            "--movetime" => {
+                tc = TimeControl::MoveTime(Duration::from_millis(
+                    val().parse().unwrap_or_else(|_| usage()),
+                ))
+            }
             "--nodes" => tc = TimeControl::Nodes(val().parse().unwrap_or_else(|_| usage())),
-            "--clock" => tc = TimeControl::Clock(Duration::from_millis(val().parse().unwrap_or_else(|_| usage()))),
+            "--clock" => {
+                tc = TimeControl::Clock(Duration::from_millis(
+                    val().parse().unwrap_or_else(|_| usage()),
+                ))
+            }
             "--max-plies" => max_plies = val().parse().unwrap_or_else(|_| usage()),
             "--seed" => seed = val().parse().unwrap_or_else(|_| usage()),
             "--verbose" => verbose = true,
@@ -510,15 +579,26 @@ fn main() {
             }
         }
     }
-    let names: Vec<String> = specs.iter().enumerate().map(|(i, s)| format!("{i}:{s}")).collect();
-    println!("# entrants {} | {:?} | {games} games | max {max_plies} plies | seed {seed}", names.join(" "), tc);
+    let names: Vec<String> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{i}:{s}"))
+        .collect();
+    let labels: Vec<String> = entrants.iter().map(|e| e.name()).collect();
+    println!(
+        "# entrants {} ({}) | {:?} | {games} games | max {max_plies} plies | seed {seed}",
+        names.join(" "),
+        labels.join(", "),
+        tc
+    );
     let mut tallies = vec![Tally::default(); 3];
     let mut outcomes: std::collections::BTreeMap<String, u32> = Default::default();
     for g in 0..games {
         let order = ORDERS[g as usize % 6];
         // order[colour] = entrant index
         let [e0, e1, e2] = {
-            let mut refs: Vec<Option<&mut Box<dyn Contestant>>> = entrants.iter_mut().map(Some).collect();
+            let mut refs: Vec<Option<&mut Box<dyn Contestant>>> =
+                entrants.iter_mut().map(Some).collect();
             [
                 refs[order[0]].take().unwrap_or_else(|| unreachable!()),
                 refs[order[1]].take().unwrap_or_else(|| unreachable!()),
@@ -526,10 +606,14 @@ fn main() {
             ]
         };
         let mut seats = [e0, e1, e2];
-        let r = play_game(&mut seats, tc, max_plies, seed.wrapping_mul(1_000_003).wrapping_add(g as u64));
+        let r = play_game(
+            &mut seats,
+            tc,
+            max_plies,
+            seed.wrapping_mul(1_000_003).wrapping_add(g as u64),
+        );
         let mut line = format!("game {:>3}:", g + 1);
-        for c in 0..3 {
-            let e = order[c];
+        for (c, &e) in order.iter().enumerate() {
             let t = &mut tallies[e];
             t.games += 1;
             t.score += r.scores[c];
@@ -573,7 +657,11 @@ fn main() {
     println!("entrant                         games  score  kings-taken  own-king-lost  by colour (games/taken/lost) b g r   most-time/game  longest-move  avg-depth");
     for (e, t) in tallies.iter().enumerate() {
         let pct = |n: u32| 100.0 * n as f64 / t.games.max(1) as f64;
-        let colours: Vec<String> = t.by_colour.iter().map(|(g, k, l)| format!("{g}/{k}/{l}")).collect();
+        let colours: Vec<String> = t
+            .by_colour
+            .iter()
+            .map(|(g, k, l)| format!("{g}/{k}/{l}"))
+            .collect();
         println!(
             "{:<31} {:>5} {:>6}  {:>4} ({:>5.1}%)  {:>4} ({:>5.1}%)  {:<30} {:>8.1} s {:>10.2} s {:>8.1}",
             names[e],
