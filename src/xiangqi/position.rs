@@ -55,6 +55,8 @@ pub struct Position {
     history: Vec<StateInfo>,
     /// Full-move number of the FEN this position was set up from.
     start_fullmove: u32,
+    /// The rules the game is played by (default: Asian).
+    rule_set: super::house_rules::RuleSet,
 }
 
 impl Position {
@@ -80,6 +82,7 @@ impl Position {
             },
             history: Vec::with_capacity(HISTORY_RESERVE),
             start_fullmove: 1,
+            rule_set: super::house_rules::RuleSet::Asian,
         }
     }
 
@@ -137,6 +140,17 @@ impl Position {
     }
 
     // ----- accessors -------------------------------------------------------------------
+
+    /// The rules the game is played by.
+    #[inline(always)]
+    pub fn rule_set(&self) -> super::house_rules::RuleSet {
+        self.rule_set
+    }
+
+    /// Plays the game by other rules from now on.
+    pub fn set_rule_set(&mut self, rules: super::house_rules::RuleSet) {
+        self.rule_set = rules;
+    }
 
     /// Side to move.
     #[inline(always)]
