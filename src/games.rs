@@ -10,12 +10,15 @@ use crate::engine::session::{GameSession, SearchSession};
 pub const DEFAULT_VARIANT: &str = "xiangqi";
 
 /// Every game jiang plays, in the order the protocols list them.
-pub const VARIANTS: &[&str] = &["xiangqi"];
+pub const VARIANTS: &[&str] = &["xiangqi", "threechess"];
 
 /// A fresh session of the game called `name` (case-insensitive), at its start position.
 pub fn new_session(name: &str) -> Option<Box<dyn GameSession>> {
     match name.to_ascii_lowercase().as_str() {
         "xiangqi" => Some(Box::new(SearchSession::<crate::xiangqi::Position>::new())),
+        "threechess" => Some(Box::new(
+            crate::threechess::session::ThreeChessSession::new(),
+        )),
         _ => None,
     }
 }

@@ -162,6 +162,17 @@ fn make_unmake_restores_position_and_key_in_random_games() {
             assert!(quiets
                 .iter()
                 .all(|&m| list.contains(m) && b.piece_at(m.to()).is_none()));
+            // The attack test of one square agrees with the attack sets.
+            for p in Player::ALL {
+                let att = b.attacks_of(p);
+                for sq in Square::all() {
+                    assert_eq!(b.is_attacked_by(sq, p), att & sq.bit() != 0, "{sq} by {p}");
+                }
+                // A capture of p's is a move onto an attacked enemy piece.
+                if p == b.side_to_move() {
+                    assert!(caps.iter().all(|m| att & m.to().bit() != 0));
+                }
+            }
             for &m in list.iter() {
                 assert!(b.is_legal(m));
                 let before = b.snapshot();

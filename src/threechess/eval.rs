@@ -8,9 +8,9 @@
 //! * development: knights, bishops and queens off the back rank, nearer the centre;
 //! * king exposure: a king off its back rank, enemy attacks on the squares around it,
 //!   own pieces sheltering it;
-//! * the threat of the other two: a piece an enemy attacks is in danger if no own piece
-//!   defends it or the attacker is cheaper; a king attacked by an enemy who moves before
-//!   its owner does is about to be captured.
+//! * the threat of the other two: a piece an enemy attacks is in danger, more so if no
+//!   own piece defends it, most if the attacker moves before its owner does;
+//! * activity: attacks on the squares around the enemy kings, and mobility.
 //!
 //! The searches compare players by [`relative`]: a player's score minus the mean of the
 //! other two (the three relative scores add up to 0). [`view`] adds what a king en prise
@@ -48,6 +48,10 @@ const KING_SHELTER: i32 = 8;
 const KING_ADVANCED: i32 = 25;
 /// Penalty for a king outside its own section.
 const KING_ABROAD: i32 = 80;
+/// Bonus per own attack on a square next to an enemy king (or the king's own square).
+const KING_ATTACK: i32 = 15;
+/// Bonus per square attacked that holds no own piece.
+const MOBILITY: i32 = 2;
 
 /// The evaluation terms of one player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,12 +66,14 @@ pub struct Terms {
     pub king: i32,
     /// Pieces under threat (negative).
     pub threats: i32,
+    /// Attacks on the squares around the enemy kings, and mobility.
+    pub activity: i32,
 }
 
 impl Terms {
     /// Sum of the terms.
     pub fn total(&self) -> i32 {
-        self.material + self.pawns + self.development + self.king + self.threats
+        self.material + self.pawns + self.development + self.king + self.threats + self.activity
     }
 }
 
@@ -183,6 +189,13 @@ pub fn player_terms(b: &Board, p: Player, att: &Attacks) -> Terms {
             * KING_ZONE_ATTACK;
         t.king += (KING_TARGETS[k.index()] & own).count_ones() as i32 * KING_SHELTER;
     }
+    for e in [e1, e2] {
+        if let Some(k) = b.king(e) {
+            let zone = KING_TARGETS[k.index()] | k.bit();
+            t.activity += (own_att & zone).count_ones() as i32 * KING_ATTACK;
+        }
+    }
+    t.activity += (own_att & !own).count_ones() as i32 * MOBILITY;
     t
 }
 
@@ -259,19 +272,20 @@ pub fn evaluate(b: &Board) -> [i32; 3] {
 /// The evaluation explained, for the `eval` command.
 pub fn report(b: &Board) -> String {
     let att = Attacks::of(b);
-    let mut s = String::from("player   material  pawns  develop  king  threats  total\n");
+    let mut s = String::from("player   material  pawns  develop  king  threats  activity  total\n");
     let mut abs = [0; 3];
     for p in Player::ALL {
         let t = player_terms(b, p, &att);
         abs[p.index()] = t.total();
         s.push_str(&format!(
-            "{:<7} {:>9} {:>6} {:>8} {:>5} {:>8} {:>6}\n",
+            "{:<7} {:>9} {:>6} {:>8} {:>5} {:>8} {:>9} {:>6}\n",
             p.name(),
             t.material,
             t.pawns,
             t.development,
             t.king,
             t.threats,
+            t.activity,
             t.total()
         ));
     }

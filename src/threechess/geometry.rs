@@ -281,6 +281,54 @@ const fn single_steps<const N: usize>(steps: &[[u8; 3]; N], pawn: Option<u8>) ->
     out
 }
 
+/// Inverts a target table: for each square, the squares whose targets include it.
+const fn invert(targets: &[Squares; 96]) -> [Squares; 96] {
+    let mut out = [0u128; 96];
+    let mut from = 0;
+    while from < 96 {
+        let mut to = 0;
+        while to < 96 {
+            if targets[from] & (1u128 << to) != 0 {
+                out[to] |= 1u128 << from;
+            }
+            to += 1;
+        }
+        from += 1;
+    }
+    out
+}
+
+/// The union of a square's rays `first..last` (an empty board's slider reach).
+const fn reach_on_empty_board(first: usize, last: usize) -> [Squares; 96] {
+    let masks = ray_masks();
+    let mut out = [0u128; 96];
+    let mut sq = 0;
+    while sq < 96 {
+        let mut k = first;
+        while k < last {
+            out[sq] |= masks[sq][k];
+            k += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+/// For each square, the squares a knight attacks it from.
+pub static KNIGHT_FROM: [Squares; 96] = invert(&targets_of(&KNIGHT_STEPS, None));
+/// For each square, the squares a king attacks it from.
+pub static KING_FROM: [Squares; 96] = invert(&targets_of(&QUEEN_STEPS, None));
+/// For each square and pawn colour, the squares such a pawn attacks it from.
+pub static PAWN_FROM: [[Squares; 96]; 3] = [
+    invert(&PAWN_TABLES.2[0]),
+    invert(&PAWN_TABLES.2[1]),
+    invert(&PAWN_TABLES.2[2]),
+];
+/// For each square, the squares a bishop attacks it from on an empty board.
+pub static BISHOP_FROM: [Squares; 96] = invert(&reach_on_empty_board(0, ROOK_RAYS));
+/// For each square, the squares a rook attacks it from on an empty board.
+pub static ROOK_FROM: [Squares; 96] = invert(&reach_on_empty_board(ROOK_RAYS, 12));
+
 /// The end of each knight step sequence from each square (`NONE`: off the board).
 pub static KNIGHT_STEP: [[u8; 16]; 96] = single_steps(&KNIGHT_STEPS, None);
 /// Per pawn colour, the end of each pawn step sequence from each square.

@@ -12,6 +12,7 @@
 //! * [`display`]: the `d` diagram.
 //! * [`eval`]: evaluation per player.
 //! * [`search`]: the three-player search and the whole-game clock.
+//! * [`session`]: the engine's session of the game (protocols, clock).
 //! * [`agents`]: the reference's random and greedy agents, as opponents for testing.
 
 pub mod agents;
@@ -23,6 +24,7 @@ pub mod geometry;
 pub mod movegen;
 pub mod rules;
 pub mod search;
+pub mod session;
 pub mod types;
 mod zobrist;
 

@@ -8,8 +8,9 @@
 
 use super::board::Board;
 use super::geometry::{
-    castle_from, castlings, KING_TARGETS, KNIGHT_TARGETS, NONE, PAWN_CAPTURES, PAWN_DOUBLE,
-    PAWN_PUSH, RAYS, RAY_LEN, RAY_MASK, ROOK_RAYS,
+    castle_from, castlings, BISHOP_FROM, KING_FROM, KING_TARGETS, KNIGHT_FROM, KNIGHT_TARGETS,
+    NONE, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_FROM, PAWN_PUSH, RAYS, RAY_LEN, RAY_MASK, ROOK_FROM,
+    ROOK_RAYS,
 };
 use super::types::{squares_of, Kind, Move, Player, Square, Squares};
 use crate::movelist::MoveList;
@@ -193,6 +194,30 @@ impl Board {
             }
         }
         att
+    }
+
+    /// Whether player `p` attacks square `sq` (could capture there, were an enemy on it).
+    pub fn is_attacked_by(&self, sq: Square, p: Player) -> bool {
+        let i = sq.index();
+        if self.pieces(p, Kind::Pawn) & PAWN_FROM[p.index()][i] != 0
+            || self.pieces(p, Kind::Knight) & KNIGHT_FROM[i] != 0
+            || self.pieces(p, Kind::King) & KING_FROM[i] != 0
+        {
+            return true;
+        }
+        let all = self.occupied();
+        let queens = self.pieces(p, Kind::Queen);
+        let diagonal = (self.pieces(p, Kind::Bishop) | queens) & BISHOP_FROM[i];
+        let straight = (self.pieces(p, Kind::Rook) | queens) & ROOK_FROM[i];
+        // Candidates that reach it on an empty board: walk their rays.
+        squares_of(diagonal).any(|from| slider_reach(from, Kind::Bishop, all) & sq.bit() != 0)
+            || squares_of(straight).any(|from| slider_reach(from, Kind::Rook, all) & sq.bit() != 0)
+    }
+
+    /// Whether a player's king stands where another player attacks it.
+    pub fn king_attacked(&self, p: Player) -> bool {
+        self.king(p)
+            .is_some_and(|k| self.is_attacked_by(k, p.next()) || self.is_attacked_by(k, p.prev()))
     }
 
     /// Leaves of the legal move tree `depth` plies down; a finished game (a king

@@ -2,12 +2,16 @@
 //!
 //! The game ends when a king is captured (capturer +1, victim −1, the third 0). A player
 //! with no legal move (the reference has no such case and would force an illegal move)
-//! ends the game scoring −2, each other player +1. An optional ply limit draws (all 0).
+//! ends the game scoring −2, each other player +1. An optional ply limit draws (all 0):
+//! the rule set `tournament` (the reference's tournament branch) stops at 300 plies.
 
 use super::board::{Board, Status};
 use super::display::board_diagram;
 use super::types::{Move, Player, Square};
 use crate::game::{Divide, GameEnd, Rules};
+
+/// The reference's tournament branch draws after this many plies.
+pub const TOURNAMENT_PLY_LIMIT: u32 = 300;
 
 /// Why a game ended, with each player's score.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -126,6 +130,18 @@ impl Rules for Board {
     const PLAYERS: &'static [&'static str] = &["blue", "green", "red"];
     const CLOCK_KEYS: &'static [(&'static str, &'static str)] =
         &[("btime", "binc"), ("gtime", "ginc"), ("rtime", "rinc")];
+    /// `reference`: the reference's main branch, no move limit. `tournament`: its
+    /// tournament branch, a draw (all 0) after 300 plies.
+    const RULE_SETS: &'static [&'static str] = &["reference", "tournament"];
+
+    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
+        match name.to_ascii_lowercase().as_str() {
+            "reference" => self.set_ply_limit(None),
+            "tournament" => self.set_ply_limit(Some(TOURNAMENT_PLY_LIMIT)),
+            _ => return Err(format!("threechess has no rule set called '{name}'")),
+        }
+        Ok(())
+    }
 
     fn start_position() -> Self {
         Board::startpos()

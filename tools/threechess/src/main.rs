@@ -4,9 +4,9 @@
 //! (which match the reference's perft and move lists, see `tests/threechess_rules.rs`).
 //! An entrant is
 //! * `jiang[:ALGO]`: jiang's search in this process (ALGO: paranoid, brs, brs+, maxn);
-//! * `uci:PATH[:ALGO]`: a UCI engine process (jiang: `UCI_Variant threechess`), told the
-//!   game with `position startpos moves …` and `go movetime …` or `go btime … gtime …
-//!   rtime …`; ALGO, if given, is sent as `setoption name ThreeChessSearch value ALGO`;
+//! * `uci:PATH`: a UCI engine process (jiang: `UCI_Variant threechess`), told the game
+//!   with `position startpos moves …` and `go movetime …`, `go nodes …` or `go btime …
+//!   gtime … rtime …`;
 //! * `greedy`, `random`: the reference's sample agents (`jiang::threechess::agents`).
 //!
 //! Seats rotate over the six orders of the three entrants (game g uses order g mod 6),
@@ -145,7 +145,6 @@ impl Contestant for AgentPlayer {
 /// A UCI engine process.
 struct Uci {
     path: String,
-    algorithm: Option<String>,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -153,7 +152,7 @@ struct Uci {
 }
 
 impl Uci {
-    fn spawn(path: &str, algorithm: Option<String>) -> Result<Uci, String> {
+    fn spawn(path: &str) -> Result<Uci, String> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -172,7 +171,6 @@ impl Uci {
         });
         let mut uci = Uci {
             path: path.to_string(),
-            algorithm,
             child,
             stdin,
             lines: rx,
@@ -181,9 +179,6 @@ impl Uci {
         uci.send("uci")?;
         uci.wait_for("uciok", Duration::from_secs(10))?;
         uci.send("setoption name UCI_Variant value threechess")?;
-        if let Some(a) = uci.algorithm.clone() {
-            uci.send(&format!("setoption name ThreeChessSearch value {a}"))?;
-        }
         uci.send("isready")?;
         uci.wait_for("readyok", Duration::from_secs(10))?;
         Ok(uci)
@@ -229,10 +224,7 @@ fn depth_of(line: &str) -> Option<i32> {
 
 impl Contestant for Uci {
     fn name(&self) -> String {
-        match &self.algorithm {
-            Some(a) => format!("uci:{a}"),
-            None => "uci".into(),
-        }
+        format!("uci:{}", self.path)
     }
     fn new_game(&mut self, _seed: u64) {
         let _ = self.send("ucinewgame");
@@ -289,12 +281,8 @@ impl Drop for Uci {
 fn make_contestant(spec: &str) -> Result<Box<dyn Contestant>, String> {
     let parse_algo =
         |a: &str| Algorithm::parse(a).ok_or_else(|| format!("unknown algorithm `{a}`"));
-    if let Some(rest) = spec.strip_prefix("uci:") {
-        let (path, algo) = match rest.rsplit_once(':') {
-            Some((p, a)) if Algorithm::parse(a).is_some() => (p, Some(a.to_string())),
-            _ => (rest, None),
-        };
-        return Ok(Box::new(Uci::spawn(path, algo)?));
+    if let Some(path) = spec.strip_prefix("uci:") {
+        return Ok(Box::new(Uci::spawn(path)?));
     }
     match spec.split_once(':') {
         None if spec == "jiang" => Ok(Box::new(InProcess {
@@ -398,6 +386,13 @@ fn play_game(
         let start = Instant::now();
         let chosen = seats[p.index()].choose(&turn);
         let took = start.elapsed();
+        if took > Duration::from_millis(1500) && std::env::var("TC_SLOW").is_ok() {
+            eprintln!(
+                "slow move {took:?} depth {:?} fen {}",
+                seats[p.index()].last_depth(),
+                board.to_fen()
+            );
+        }
         used[p.index()] += took;
         longest[p.index()] = longest[p.index()].max(took);
         if let Some(d) = seats[p.index()].last_depth() {
@@ -468,7 +463,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N] \
          [--max-plies N] [--seed S] [--verbose]\n       threechess-match perft DEPTH\n\
-         players: jiang[:paranoid|brs|brs+|maxn], uci:PATH[:ALGO], greedy, random"
+         players: jiang[:paranoid|brs|brs+|maxn], uci:PATH, greedy, random"
     );
     std::process::exit(2)
 }
