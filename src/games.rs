@@ -48,6 +48,12 @@ pub const GAMES: &[GameEntry] = &[
         xboard: <crate::baroque::Position as Rules>::XBOARD,
         xboard_native: false,
     },
+    GameEntry {
+        name: "threechess",
+        new_session: || Box::new(crate::threechess::session::ThreeChessSession::new()),
+        xboard: None,
+        xboard_native: false,
+    },
 ];
 
 /// The game a new engine plays.

@@ -21,6 +21,7 @@ pub mod movelist;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod threechess;
 pub mod time;
 pub mod tt;
 pub mod tune;

@@ -1,0 +1,207 @@
+//! The end of the game and the front end's [`Rules`] for ThreeChess.
+//!
+//! The game ends when a king is captured (capturer +1, victim −1, the third 0). A player
+//! with no legal move (the reference has no such case and would force an illegal move)
+//! ends the game scoring −2, each other player +1. An optional ply limit draws (all 0):
+//! the rule set `tournament` (the reference's tournament branch) stops at 300 plies.
+
+use super::board::{Board, Status};
+use super::display::board_diagram;
+use super::types::{Move, Player, Square};
+use crate::game::{Divide, GameEnd, Rules};
+
+/// The reference's tournament branch draws after this many plies.
+pub const TOURNAMENT_PLY_LIMIT: u32 = 300;
+
+/// Why a game ended, with each player's score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ending {
+    /// A king was captured.
+    KingCaptured {
+        /// Who took it (+1).
+        capturer: Player,
+        /// Whose it was (−1).
+        victim: Player,
+    },
+    /// The player to move has no legal move (−2, the others +1).
+    NoMoves(Player),
+    /// The ply limit was reached (all 0).
+    PlyLimit,
+}
+
+impl Ending {
+    /// The scores of blue, green and red.
+    pub fn scores(self) -> [i32; 3] {
+        match self {
+            Ending::KingCaptured { capturer, victim } => {
+                let mut s = [0; 3];
+                s[capturer.index()] = 1;
+                s[victim.index()] = -1;
+                s
+            }
+            Ending::NoMoves(p) => {
+                let mut s = [1; 3];
+                s[p.index()] = -2;
+                s
+            }
+            Ending::PlyLimit => [0; 3],
+        }
+    }
+
+    /// In words: `blue captures green's king`.
+    pub fn reason(self) -> String {
+        match self {
+            Ending::KingCaptured { capturer, victim } => {
+                format!("{capturer} captures {victim}'s king")
+            }
+            Ending::NoMoves(p) => format!("{p} has no legal move"),
+            Ending::PlyLimit => "ply limit reached".into(),
+        }
+    }
+
+    /// `blue 1 green -1 red 0`.
+    pub fn result_text(self) -> String {
+        let s = self.scores();
+        format!("blue {} green {} red {}", s[0], s[1], s[2])
+    }
+}
+
+impl Board {
+    /// How the game ended, or `None` while it goes on (this generates moves to find a
+    /// player without any).
+    pub fn ending(&self) -> Option<Ending> {
+        if let Status::KingCaptured { capturer, victim } = self.status() {
+            return Some(Ending::KingCaptured { capturer, victim });
+        }
+        if self.finished() {
+            return Some(Ending::PlyLimit);
+        }
+        if self.legal_moves_list().is_empty() {
+            return Some(Ending::NoMoves(self.side_to_move()));
+        }
+        None
+    }
+
+    /// Reads a move and checks it is legal here, with a one-line reason when not.
+    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+        if let Some(end) = self.ending() {
+            return Err(format!(
+                "the game is over ({} {{{}}}): no more moves",
+                end.result_text(),
+                end.reason()
+            ));
+        }
+        let t = text.trim();
+        let m = match Move::parse(t) {
+            Some(m) => m,
+            None => {
+                let squares: Vec<&str> = if t.len() == 6 {
+                    vec![&t[..3], &t[3..]]
+                } else {
+                    t.split('-').collect()
+                };
+                if squares.len() == 2 && t.is_ascii() {
+                    if let Some(bad) = squares.iter().find(|s| Square::parse(s).is_none()) {
+                        return Err(format!("unknown square `{bad}` in move `{t}`"));
+                    }
+                }
+                return Err(format!(
+                    "`{t}` is not a ThreeChess move (start and end square, e.g. BE2BE4)"
+                ));
+            }
+        };
+        let us = self.side_to_move();
+        match self.piece_at(m.from()) {
+            None => Err(format!("{m}: no piece on {}", m.from())),
+            Some(p) if p.player() != us => Err(format!(
+                "{m}: {} holds a {} piece, {us} is to move",
+                m.from(),
+                p.player()
+            )),
+            Some(_) if self.is_legal(m) => Ok(m),
+            Some(_) => Err(format!("{m} is not a legal move")),
+        }
+    }
+}
+
+impl Rules for Board {
+    type Move = Move;
+    const NAME: &'static str = "threechess";
+    const PLAYERS: &'static [&'static str] = &["blue", "green", "red"];
+    const CLOCK_KEYS: &'static [(&'static str, &'static str)] =
+        &[("btime", "binc"), ("gtime", "ginc"), ("rtime", "rinc")];
+    /// `reference`: the reference's main branch, no move limit. `tournament`: its
+    /// tournament branch, a draw (all 0) after 300 plies.
+    const RULE_SETS: &'static [&'static str] = &["reference", "tournament"];
+
+    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
+        match name.to_ascii_lowercase().as_str() {
+            "reference" => self.set_ply_limit(None),
+            "tournament" => self.set_ply_limit(Some(TOURNAMENT_PLY_LIMIT)),
+            _ => return Err(format!("threechess has no rule set called '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn start_position() -> Self {
+        Board::startpos()
+    }
+    fn from_fen(fen: &str) -> Result<Self, String> {
+        Board::from_fen(fen)
+    }
+    fn to_fen(&self) -> String {
+        Board::to_fen(self)
+    }
+    fn player_to_move(&self) -> usize {
+        self.side_to_move().index()
+    }
+    fn legal_moves(&self) -> Vec<Move> {
+        self.legal_moves_list().iter().copied().collect()
+    }
+    fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
+        self.parse_move(text)
+    }
+    fn play(&mut self, m: Move) {
+        self.make_move(m);
+    }
+    fn game_end(&self) -> Option<GameEnd> {
+        self.ending().map(|end| GameEnd {
+            result: end.result_text(),
+            reason: end.reason(),
+            winner: match end {
+                Ending::KingCaptured { capturer, .. } => Some(capturer.index()),
+                _ => None,
+            },
+        })
+    }
+    fn diagram(&self) -> String {
+        board_diagram(self)
+    }
+    fn eval_report(&self) -> String {
+        super::eval::report(self)
+    }
+    fn perft(&mut self, depth: u32) -> u64 {
+        Board::perft(self, depth)
+    }
+    fn reserve(&mut self, plies: usize) {
+        Board::reserve(self, plies);
+    }
+    fn divide(&mut self, depth: u32) -> Divide {
+        let mut d = Divide::default();
+        if depth == 0 {
+            d.nodes = 1;
+            return d;
+        }
+        for &m in self.legal_moves_list().iter() {
+            self.make_move(m);
+            let n = Board::perft(self, depth - 1);
+            self.unmake_move();
+            d.moves.push((m.to_string(), n));
+            d.nodes += n;
+        }
+        if d.moves.is_empty() {
+            d.nodes = 1;
+        }
+        d
+    }
+}

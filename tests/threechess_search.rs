@@ -1,0 +1,197 @@
+//! ThreeChess search: takes a king when it can, saves its own, obeys node limits, root
+//! move restrictions and stop; its reports are consistent; the whole-game clock budget
+//! never runs out; the reference's agents behave as published.
+
+use jiang::search::SearchControl;
+use jiang::threechess::agents::{Agent, GreedyAgent, RandomAgent};
+use jiang::threechess::search::{
+    search, time_budget, Algorithm, ThreeInfo, ThreeLimits, ThreeResult, WIN_BOUND,
+};
+use jiang::threechess::{Board, Kind, Move, Player, Square};
+use jiang::time::TimeSettings;
+use jiang::tt::TranspositionTable;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+fn run(b: &Board, limits: &ThreeLimits) -> (ThreeResult, Vec<ThreeInfo>) {
+    let tt = TranspositionTable::new(8);
+    let control = SearchControl::new(None, None, false);
+    let infos = Mutex::new(Vec::new());
+    let r = search(b, limits, &tt, &control, &|i| {
+        infos.lock().unwrap().push(i.clone())
+    });
+    (r, infos.into_inner().unwrap())
+}
+
+fn depth(d: i32, algorithm: Algorithm) -> ThreeLimits {
+    ThreeLimits {
+        depth: Some(d),
+        algorithm,
+        ..ThreeLimits::default()
+    }
+}
+
+fn mv(text: &str) -> Move {
+    Move::parse(text).unwrap()
+}
+
+#[test]
+fn every_algorithm_takes_a_king_it_can_reach() {
+    // Blue's rook on BE4 reaches Red's king on RD4 (FORWARD across the centre); a Blue
+    // queen could take a Green pawn instead.
+    let b = Board::from_fen("4bR3/bQ7/8/4bK3|8/gP7/8/4gK3|3rK4/8/8/8 b").unwrap();
+    for algorithm in Algorithm::ALL {
+        let (r, infos) = run(&b, &depth(3, algorithm));
+        assert_eq!(r.best_move, Some(mv("BE4RD4")), "{algorithm:?}");
+        assert!(r.score >= WIN_BOUND, "{algorithm:?}: {}", r.score);
+        assert!(!infos.is_empty());
+    }
+}
+
+#[test]
+fn every_algorithm_saves_its_king_from_the_next_player() {
+    // Green's rook on GE3 attacks along Green's file E towards the centre: GE4, then
+    // across to BD4, where Blue's king stands. Green moves next, so Blue must step off
+    // the line or block it.
+    let b = Board::from_fen("3bK4/8/8/1bN6|8/4gR3/8/4gK3|8/8/8/4rK3 b").unwrap();
+    for algorithm in Algorithm::ALL {
+        let (r, _) = run(&b, &depth(3, algorithm));
+        let m = r.best_move.expect("a move");
+        let mut after = b.clone();
+        after.make_move(m);
+        let king = after.king(Player::Blue).expect("Blue's king");
+        let green_takes = after.legal_moves_list().iter().any(|g| g.to() == king);
+        assert!(
+            !green_takes,
+            "{algorithm:?} played {m} and Green takes the king"
+        );
+        assert!(r.score > -WIN_BOUND, "{algorithm:?}: {}", r.score);
+    }
+}
+
+#[test]
+fn node_limits_and_search_moves_are_obeyed() {
+    let b = Board::startpos();
+    for algorithm in Algorithm::ALL {
+        let limits = ThreeLimits {
+            nodes: Some(20_000),
+            algorithm,
+            ..ThreeLimits::default()
+        };
+        let (r, _) = run(&b, &limits);
+        let m = r.best_move.expect("a move");
+        assert!(b.is_legal(m));
+        // Nodes are polled every 256.
+        assert!(r.nodes <= 20_000 + 256, "{algorithm:?}: {} nodes", r.nodes);
+        let only = vec![mv("BB1BC3"), mv("BH2BH3")];
+        let limits = ThreeLimits {
+            depth: Some(2),
+            search_moves: only.clone(),
+            algorithm,
+            ..ThreeLimits::default()
+        };
+        let (r, _) = run(&b, &limits);
+        assert!(only.contains(&r.best_move.unwrap()), "{algorithm:?}");
+    }
+}
+
+#[test]
+fn reports_grow_in_depth_and_the_scores_match_the_line() {
+    let mut b = Board::startpos();
+    for m in ["BE2BE4", "GD2GD4", "RE2RE3"] {
+        b.make_move(mv(m));
+    }
+    for algorithm in [Algorithm::Paranoid, Algorithm::Brs, Algorithm::BrsPlus] {
+        let (r, infos) = run(&b, &depth(4, algorithm));
+        let depths: Vec<i32> = infos.iter().map(|i| i.depth).collect();
+        assert_eq!(depths, [1, 2, 3, 4], "{algorithm:?}");
+        let last = infos.last().unwrap();
+        assert_eq!(last.pv.first().copied(), r.best_move);
+        // The PV is legal in turn order.
+        let mut line = b.clone();
+        for &m in &last.pv {
+            assert!(line.is_legal(m), "{algorithm:?}: PV move {m}");
+            line.make_move(m);
+        }
+        // The mover's score is its score at the end of the principal variation.
+        assert_eq!(
+            last.score,
+            last.scores[Player::Blue.index()],
+            "{algorithm:?}"
+        );
+    }
+}
+
+#[test]
+fn stop_ends_an_infinite_search_quickly() {
+    let b = Board::startpos();
+    let tt = TranspositionTable::new(8);
+    let control = SearchControl::new(None, None, false);
+    let limits = ThreeLimits {
+        infinite: true,
+        ..ThreeLimits::default()
+    };
+    std::thread::scope(|s| {
+        let h = s.spawn(|| search(&b, &limits, &tt, &control, &|_| {}));
+        std::thread::sleep(Duration::from_millis(200));
+        let t = Instant::now();
+        control.stop();
+        let r = h.join().unwrap();
+        // Generous bound for a loaded machine; the search polls every 256 nodes.
+        assert!(
+            t.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            t.elapsed()
+        );
+        assert!(b.is_legal(r.best_move.unwrap()));
+    });
+}
+
+#[test]
+fn the_whole_game_budget_is_spent_but_never_runs_out() {
+    let settings = TimeSettings::default();
+    let cap = jiang::time::hard_cap(&settings);
+    // A 300 s game, each move using its full hard budget plus the move overhead (30 ms)
+    // of lag, for 200 of our moves (the reference's tournaments stop at 100): the clock
+    // never runs out and no move exceeds the 10 s cap.
+    let mut left = Duration::from_secs(300);
+    for own_move in 0..200usize {
+        let (soft, hard) = time_budget(left, own_move * 3, &settings);
+        assert!(soft <= hard && hard <= cap, "{soft:?} {hard:?}");
+        let spent = hard + settings.move_overhead;
+        assert!(spent < left, "move {own_move}: {spent:?} of {left:?}");
+        left -= spent;
+    }
+    // At the start the budget is several seconds: the time is used.
+    let (soft, _) = time_budget(Duration::from_secs(300), 0, &settings);
+    assert!(soft >= Duration::from_secs(5), "{soft:?}");
+}
+
+#[test]
+fn greedy_takes_the_most_valuable_piece_and_random_moves_legally() {
+    // Blue's queen on BD4 can take a Green knight (GF4), a Green pawn (GE2, shielding
+    // Green's king) or a Red queen (RD4).
+    let b = Board::from_fen("3bQ4/8/8/4bK3|5gN2/8/4gP3/4gK3|3rQ4/8/8/4rK3 b").unwrap();
+    let mut greedy = GreedyAgent::new(1);
+    for _ in 0..20 {
+        assert_eq!(greedy.choose(&b), Some(mv("BD4RD4")));
+    }
+    // With no capture, any legal move; random agents only ever move legally.
+    let start = Board::startpos();
+    let mut random = RandomAgent::new(2);
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..400 {
+        let m = random.choose(&start).unwrap();
+        assert!(start.is_legal(m));
+        seen.insert(m);
+        let g = greedy.choose(&start).unwrap();
+        assert!(start.is_legal(g));
+    }
+    // It reaches every one of Blue's 20 first moves.
+    assert_eq!(seen.len(), 20);
+    // The greedy agent takes a king whenever it can (40 beats a queen's 9).
+    let b = Board::from_fen("3bQ4/8/8/4bK3|5gN2/8/4gP3/4gK3|3rK4/8/8/8 b").unwrap();
+    let r = b.piece_at(Square::parse("RD4").unwrap()).unwrap();
+    assert_eq!(r.kind(), Kind::King);
+    assert_eq!(greedy.choose(&b), Some(mv("BD4RD4")));
+}

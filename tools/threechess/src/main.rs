@@ -1,0 +1,679 @@
+//! Three-player ThreeChess match runner.
+//!
+//! Plays games between three entrants and referees them with jiang's ThreeChess rules
+//! (which match the reference's perft and move lists, see `tests/threechess_rules.rs`).
+//! An entrant is
+//! * `jiang[:ALGO]`: jiang's search in this process (ALGO: paranoid, brs, brs+, maxn);
+//! * `uci:PATH`: a UCI engine process (jiang: `UCI_Variant threechess`), told the game
+//!   with `position startpos moves …` and `go movetime …`, `go nodes …` or `go btime …
+//!   gtime … rtime …`;
+//! * `greedy`, `random`: the reference's sample agents (`jiang::threechess::agents`).
+//!
+//! Seats rotate over the six orders of the three entrants (game g uses order g mod 6),
+//! so in a multiple of 6 games every entrant plays every colour equally often.
+//!
+//! The reference's scoring: a king capture ends the game (capturer +1, victim −1, third
+//! 0); an illegal move scores −2 for its player and +1 for the others; with the
+//! whole-game clock (`--clock MS`) a player whose time runs out loses (−1) and the other
+//! player with the higher material score (`Board::reference_score`) wins (+1).
+//!
+//! ```text
+//! threechess-match --players jiang,greedy,greedy --games 60 --movetime 1000
+//! threechess-match --players uci:target/release/jiang,greedy,random --games 60 --clock 300000
+//! threechess-match perft 5
+//! ```
+
+use jiang::search::SearchControl;
+use jiang::threechess::agents::{Agent, GreedyAgent, RandomAgent};
+use jiang::threechess::search::{self as three, Algorithm, ThreeLimits};
+use jiang::threechess::{Board, Ending, Move, Player};
+use jiang::time::TimeSettings;
+use jiang::tt::TranspositionTable;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How a player's time is limited.
+#[derive(Clone, Copy, Debug)]
+enum TimeControl {
+    /// Fixed time per move.
+    MoveTime(Duration),
+    /// The reference's whole-game budget per player (no increment).
+    Clock(Duration),
+    /// A node budget per move for jiang's searches (agents just move; UCI: `go nodes`).
+    Nodes(u64),
+}
+
+/// What a player sees when asked for a move.
+struct Turn<'a> {
+    board: &'a Board,
+    moves: &'a [Move],
+    remaining: [Duration; 3],
+    tc: TimeControl,
+}
+
+/// A participant.
+trait Contestant {
+    fn name(&self) -> String;
+    fn new_game(&mut self, seed: u64);
+    fn choose(&mut self, turn: &Turn) -> Result<Move, String>;
+    /// Depth of the last search, if the player searches.
+    fn last_depth(&self) -> Option<i32> {
+        None
+    }
+}
+
+/// jiang's search in this process.
+struct InProcess {
+    algorithm: Algorithm,
+    tt: TranspositionTable,
+    depth: Option<i32>,
+}
+
+impl Contestant for InProcess {
+    fn name(&self) -> String {
+        format!("jiang:{}", self.algorithm.name())
+    }
+    fn new_game(&mut self, _seed: u64) {
+        self.tt.clear();
+    }
+    fn choose(&mut self, turn: &Turn) -> Result<Move, String> {
+        let me = turn.board.side_to_move().index();
+        let settings = TimeSettings::default();
+        let (soft, hard) = match turn.tc {
+            TimeControl::MoveTime(t) => {
+                let hard = t
+                    .saturating_sub(settings.move_overhead)
+                    .min(jiang::time::hard_cap(&settings));
+                (hard, hard)
+            }
+            TimeControl::Clock(_) => {
+                three::time_budget(turn.remaining[me], turn.board.plies() as usize, &settings)
+            }
+            TimeControl::Nodes(_) => {
+                let cap = jiang::time::hard_cap(&settings);
+                (cap, cap)
+            }
+        };
+        let limits = ThreeLimits {
+            soft: Some(soft),
+            hard: Some(hard),
+            nodes: match turn.tc {
+                TimeControl::Nodes(n) => Some(n),
+                _ => None,
+            },
+            algorithm: self.algorithm,
+            ..ThreeLimits::default()
+        };
+        let control = SearchControl::new(Some(soft), Some(hard), false);
+        let depth = std::cell::Cell::new(0);
+        let result = three::search(turn.board, &limits, &self.tt, &control, &|info| {
+            depth.set(info.depth)
+        });
+        self.depth = Some(depth.get());
+        result.best_move.ok_or_else(|| "no move".to_string())
+    }
+    fn last_depth(&self) -> Option<i32> {
+        self.depth
+    }
+}
+
+/// A reference agent.
+struct AgentPlayer {
+    kind: &'static str,
+    agent: Box<dyn Agent>,
+}
+
+impl Contestant for AgentPlayer {
+    fn name(&self) -> String {
+        self.kind.to_string()
+    }
+    fn new_game(&mut self, seed: u64) {
+        self.agent = match self.kind {
+            "greedy" => Box::new(GreedyAgent::new(seed)),
+            _ => Box::new(RandomAgent::new(seed)),
+        };
+    }
+    fn choose(&mut self, turn: &Turn) -> Result<Move, String> {
+        self.agent
+            .choose(turn.board)
+            .ok_or_else(|| "no move".to_string())
+    }
+}
+
+/// A UCI engine process.
+struct Uci {
+    path: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    depth: Option<i32>,
+}
+
+impl Uci {
+    fn spawn(path: &str) -> Result<Uci, String> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {path}: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut uci = Uci {
+            path: path.to_string(),
+            child,
+            stdin,
+            lines: rx,
+            depth: None,
+        };
+        uci.send("uci")?;
+        uci.wait_for("uciok", Duration::from_secs(10))?;
+        uci.send("setoption name UCI_Variant value threechess")?;
+        uci.send("isready")?;
+        uci.wait_for("readyok", Duration::from_secs(10))?;
+        Ok(uci)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("{}: {e}", self.path))
+    }
+
+    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(d) = depth_of(&line) {
+                        self.depth = Some(d);
+                    }
+                    if line.starts_with(prefix) {
+                        return Ok(line);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("no `{prefix}` within {timeout:?}"))
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err("engine exited".into()),
+            }
+        }
+    }
+}
+
+fn depth_of(line: &str) -> Option<i32> {
+    let mut it = line.split_whitespace();
+    while let Some(w) = it.next() {
+        if w == "depth" {
+            return it.next()?.parse().ok();
+        }
+    }
+    None
+}
+
+impl Contestant for Uci {
+    fn name(&self) -> String {
+        format!("uci:{}", self.path)
+    }
+    fn new_game(&mut self, _seed: u64) {
+        let _ = self.send("ucinewgame");
+        let _ = self.send("isready");
+        let _ = self.wait_for("readyok", Duration::from_secs(10));
+    }
+    fn choose(&mut self, turn: &Turn) -> Result<Move, String> {
+        let moves: Vec<String> = turn.board.history().map(|m| m.to_string()).collect();
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        self.send(&position)?;
+        let ms = |d: Duration| d.as_millis();
+        let go = match turn.tc {
+            TimeControl::MoveTime(t) => format!("go movetime {}", ms(t)),
+            TimeControl::Nodes(n) => format!("go nodes {n}"),
+            TimeControl::Clock(_) => format!(
+                "go btime {} gtime {} rtime {}",
+                ms(turn.remaining[0]),
+                ms(turn.remaining[1]),
+                ms(turn.remaining[2])
+            ),
+        };
+        self.depth = None;
+        self.send(&go)?;
+        let line = self.wait_for("bestmove", Duration::from_secs(30))?;
+        let text = line.split_whitespace().nth(1).unwrap_or("");
+        turn.board
+            .parse_move(text)
+            .map_err(|e| format!("bestmove `{text}`: {e}"))
+    }
+    fn last_depth(&self) -> Option<i32> {
+        self.depth
+    }
+}
+
+impl Drop for Uci {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn make_contestant(spec: &str) -> Result<Box<dyn Contestant>, String> {
+    let parse_algo =
+        |a: &str| Algorithm::parse(a).ok_or_else(|| format!("unknown algorithm `{a}`"));
+    if let Some(path) = spec.strip_prefix("uci:") {
+        return Ok(Box::new(Uci::spawn(path)?));
+    }
+    match spec.split_once(':') {
+        None if spec == "jiang" => Ok(Box::new(InProcess {
+            algorithm: three::DEFAULT_ALGORITHM,
+            tt: TranspositionTable::new(32),
+            depth: None,
+        })),
+        Some(("jiang", a)) => Ok(Box::new(InProcess {
+            algorithm: parse_algo(a)?,
+            tt: TranspositionTable::new(32),
+            depth: None,
+        })),
+        None if spec == "greedy" || spec == "random" => Ok(Box::new(AgentPlayer {
+            kind: if spec == "greedy" { "greedy" } else { "random" },
+            agent: Box::new(RandomAgent::new(0)),
+        })),
+        _ => Err(format!("unknown player `{spec}`")),
+    }
+}
+
+/// How one game ended.
+#[derive(Clone, Debug)]
+struct GameResult {
+    /// Scores by colour.
+    scores: [i32; 3],
+    reason: String,
+    plies: u32,
+    /// Time each colour used (whole game) and its longest move.
+    used: [Duration; 3],
+    longest: [Duration; 3],
+    king_capture: Option<(Player, Player)>,
+    depths: [Vec<i32>; 3],
+    moves: Vec<Move>,
+}
+
+fn play_game(
+    seats: &mut [&mut Box<dyn Contestant>; 3],
+    tc: TimeControl,
+    max_plies: u32,
+    seed: u64,
+) -> GameResult {
+    for (i, s) in seats.iter_mut().enumerate() {
+        s.new_game(seed.wrapping_mul(31).wrapping_add(i as u64));
+    }
+    let mut board = Board::startpos();
+    board.reserve(max_plies as usize + 1);
+    let budget = match tc {
+        TimeControl::Clock(t) => t,
+        TimeControl::MoveTime(_) | TimeControl::Nodes(_) => Duration::from_secs(1_000_000),
+    };
+    let mut used = [Duration::ZERO; 3];
+    let mut longest = [Duration::ZERO; 3];
+    let mut depths: [Vec<i32>; 3] = Default::default();
+    let finish =
+        |scores: [i32; 3], reason: String, board: &Board, used, longest, depths, kc| GameResult {
+            scores,
+            reason,
+            moves: board.history().collect(),
+            plies: board.plies(),
+            used,
+            longest,
+            king_capture: kc,
+            depths,
+        };
+    loop {
+        if let Some(end) = board.ending() {
+            let kc = match end {
+                Ending::KingCaptured { capturer, victim } => Some((capturer, victim)),
+                _ => None,
+            };
+            return finish(
+                end.scores(),
+                end.reason(),
+                &board,
+                used,
+                longest,
+                depths,
+                kc,
+            );
+        }
+        if board.plies() >= max_plies {
+            return finish(
+                [0; 3],
+                format!("adjudicated: {max_plies} plies"),
+                &board,
+                used,
+                longest,
+                depths,
+                None,
+            );
+        }
+        let p = board.side_to_move();
+        let moves: Vec<Move> = board.legal_moves_list().iter().copied().collect();
+        let remaining = [0, 1, 2].map(|i| budget.saturating_sub(used[i]));
+        let turn = Turn {
+            board: &board,
+            moves: &moves,
+            remaining,
+            tc,
+        };
+        let start = Instant::now();
+        let chosen = seats[p.index()].choose(&turn);
+        let took = start.elapsed();
+        if took > Duration::from_millis(1500) && std::env::var("TC_SLOW").is_ok() {
+            eprintln!(
+                "slow move {took:?} depth {:?} fen {}",
+                seats[p.index()].last_depth(),
+                board.to_fen()
+            );
+        }
+        used[p.index()] += took;
+        longest[p.index()] = longest[p.index()].max(took);
+        if let Some(d) = seats[p.index()].last_depth() {
+            depths[p.index()].push(d);
+        }
+        if matches!(tc, TimeControl::Clock(_)) && used[p.index()] > budget {
+            // Out of time: the loser −1, the other player with more material +1.
+            let others = [p.next(), p.prev()];
+            let winner = if board.reference_score(others[0]) >= board.reference_score(others[1]) {
+                others[0]
+            } else {
+                others[1]
+            };
+            let mut s = [0; 3];
+            s[p.index()] = -1;
+            s[winner.index()] = 1;
+            return finish(
+                s,
+                format!("{p} runs out of time"),
+                &board,
+                used,
+                longest,
+                depths,
+                None,
+            );
+        }
+        match chosen {
+            Ok(m) if turn.moves.contains(&m) => board.make_move(m),
+            other => {
+                let mut s = [1; 3];
+                s[p.index()] = -2;
+                let why = match other {
+                    Ok(m) => format!("{p} plays the illegal move {m}"),
+                    Err(e) => format!("{p} fails to move: {e}"),
+                };
+                return finish(s, why, &board, used, longest, depths, None);
+            }
+        }
+    }
+}
+
+/// Tallies of one entrant.
+#[derive(Default, Clone)]
+struct Tally {
+    games: u32,
+    score: i32,
+    kings_taken: u32,
+    king_lost: u32,
+    by_colour: [(u32, u32, u32); 3], // (games, kings taken, king lost)
+    most_time: Duration,
+    longest_move: Duration,
+    total_time: Duration,
+    moves: u32,
+    depth_sum: i64,
+    depth_count: u32,
+}
+
+const ORDERS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [0, 2, 1],
+    [2, 1, 0],
+    [1, 0, 2],
+];
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N] \
+         [--max-plies N] [--seed S] [--verbose]\n       threechess-match perft DEPTH\n\
+         players: jiang[:paranoid|brs|brs+|maxn], uci:PATH, greedy, random"
+    );
+    std::process::exit(2)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("perft") {
+        let depth: u32 = args
+            .get(1)
+            .and_then(|d| d.parse().ok())
+            .unwrap_or_else(|| usage());
+        let mut b = Board::startpos();
+        for d in 1..=depth {
+            let t = Instant::now();
+            let n = b.perft(d);
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "perft {d} {n} nodes {:.3} s {:.0} nodes/s",
+                s,
+                n as f64 / s.max(1e-9)
+            );
+        }
+        return;
+    }
+    if args.first().map(String::as_str) == Some("bench") {
+        // Fixed-depth searches from positions of a random game: nodes, time, nodes/s.
+        let depth: i32 = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(5);
+        let algos: Vec<Algorithm> = match args.get(2) {
+            Some(a) => a.split(',').filter_map(Algorithm::parse).collect(),
+            None => Algorithm::ALL.to_vec(),
+        };
+        let mut positions = vec![Board::startpos()];
+        let mut b = Board::startpos();
+        let mut agent = RandomAgent::new(7);
+        for ply in 0..36 {
+            match agent.choose(&b) {
+                Some(m) if b.ending().is_none() => b.make_move(m),
+                _ => break,
+            }
+            if ply % 6 == 5 && b.ending().is_none() {
+                positions.push(b.clone());
+            }
+        }
+        for algo in algos {
+            let (mut nodes, mut ms) = (0u64, 0u128);
+            for pos in &positions {
+                let tt = TranspositionTable::new(16);
+                let limits = ThreeLimits {
+                    depth: Some(depth),
+                    algorithm: algo,
+                    ..ThreeLimits::default()
+                };
+                let control = SearchControl::new(None, None, false);
+                let t = Instant::now();
+                let r = three::search(pos, &limits, &tt, &control, &|_| {});
+                ms += t.elapsed().as_millis();
+                nodes += r.nodes;
+            }
+            println!(
+                "bench {:<9} depth {depth} positions {} nodes {nodes} time {ms} ms {} nodes/s",
+                algo.name(),
+                positions.len(),
+                nodes as u128 * 1000 / ms.max(1)
+            );
+        }
+        return;
+    }
+    let mut players = "jiang,greedy,greedy".to_string();
+    let mut games = 60u32;
+    let mut tc = TimeControl::MoveTime(Duration::from_millis(1000));
+    let mut max_plies = 1500u32;
+    let mut seed = 1u64;
+    let mut verbose = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().cloned().unwrap_or_else(|| usage());
+        match a.as_str() {
+            "--players" => players = val(),
+            "--games" => games = val().parse().unwrap_or_else(|_| usage()),
+            "--movetime" => {
+                tc = TimeControl::MoveTime(Duration::from_millis(
+                    val().parse().unwrap_or_else(|_| usage()),
+                ))
+            }
+            "--nodes" => tc = TimeControl::Nodes(val().parse().unwrap_or_else(|_| usage())),
+            "--clock" => {
+                tc = TimeControl::Clock(Duration::from_millis(
+                    val().parse().unwrap_or_else(|_| usage()),
+                ))
+            }
+            "--max-plies" => max_plies = val().parse().unwrap_or_else(|_| usage()),
+            "--seed" => seed = val().parse().unwrap_or_else(|_| usage()),
+            "--verbose" => verbose = true,
+            _ => usage(),
+        }
+    }
+    let specs: Vec<&str> = players.split(',').collect();
+    if specs.len() != 3 {
+        usage();
+    }
+    let mut entrants: Vec<Box<dyn Contestant>> = Vec::new();
+    for s in &specs {
+        match make_contestant(s) {
+            Ok(c) => entrants.push(c),
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let names: Vec<String> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{i}:{s}"))
+        .collect();
+    let labels: Vec<String> = entrants.iter().map(|e| e.name()).collect();
+    println!(
+        "# entrants {} ({}) | {:?} | {games} games | max {max_plies} plies | seed {seed}",
+        names.join(" "),
+        labels.join(", "),
+        tc
+    );
+    let mut tallies = vec![Tally::default(); 3];
+    let mut outcomes: std::collections::BTreeMap<String, u32> = Default::default();
+    for g in 0..games {
+        let order = ORDERS[g as usize % 6];
+        // order[colour] = entrant index
+        let [e0, e1, e2] = {
+            let mut refs: Vec<Option<&mut Box<dyn Contestant>>> =
+                entrants.iter_mut().map(Some).collect();
+            [
+                refs[order[0]].take().unwrap_or_else(|| unreachable!()),
+                refs[order[1]].take().unwrap_or_else(|| unreachable!()),
+                refs[order[2]].take().unwrap_or_else(|| unreachable!()),
+            ]
+        };
+        let mut seats = [e0, e1, e2];
+        let r = play_game(
+            &mut seats,
+            tc,
+            max_plies,
+            seed.wrapping_mul(1_000_003).wrapping_add(g as u64),
+        );
+        let mut line = format!("game {:>3}:", g + 1);
+        for (c, &e) in order.iter().enumerate() {
+            let t = &mut tallies[e];
+            t.games += 1;
+            t.score += r.scores[c];
+            t.by_colour[c].0 += 1;
+            if let Some((cap, vic)) = r.king_capture {
+                if cap.index() == c {
+                    t.kings_taken += 1;
+                    t.by_colour[c].1 += 1;
+                }
+                if vic.index() == c {
+                    t.king_lost += 1;
+                    t.by_colour[c].2 += 1;
+                }
+            }
+            t.most_time = t.most_time.max(r.used[c]);
+            t.longest_move = t.longest_move.max(r.longest[c]);
+            t.total_time += r.used[c];
+            t.moves += r.plies / 3 + u32::from((r.plies % 3) as usize > c);
+            t.depth_sum += r.depths[c].iter().map(|&d| d as i64).sum::<i64>();
+            t.depth_count += r.depths[c].len() as u32;
+            line.push_str(&format!(
+                " {}={}({:+}, {:.1}s)",
+                Player::from_index(c).name(),
+                e,
+                r.scores[c],
+                r.used[c].as_secs_f64()
+            ));
+        }
+        let kind = match r.king_capture {
+            Some((cap, vic)) => format!("{} takes {}", order[cap.index()], order[vic.index()]),
+            None => r.reason.clone(),
+        };
+        *outcomes.entry(kind).or_default() += 1;
+        println!("{line} | {} | {} plies", r.reason, r.plies);
+        if verbose {
+            let text: Vec<String> = r.moves.iter().map(|m| m.to_string()).collect();
+            println!("  moves {}", text.join(" "));
+        }
+    }
+    println!("\n# summary ({games} games)");
+    println!("entrant                         games  score  kings-taken  own-king-lost  by colour (games/taken/lost) b g r   most-time/game  longest-move  avg-depth");
+    for (e, t) in tallies.iter().enumerate() {
+        let pct = |n: u32| 100.0 * n as f64 / t.games.max(1) as f64;
+        let colours: Vec<String> = t
+            .by_colour
+            .iter()
+            .map(|(g, k, l)| format!("{g}/{k}/{l}"))
+            .collect();
+        println!(
+            "{:<31} {:>5} {:>6}  {:>4} ({:>5.1}%)  {:>4} ({:>5.1}%)  {:<30} {:>8.1} s {:>10.2} s {:>8.1}",
+            names[e],
+            t.games,
+            t.score,
+            t.kings_taken,
+            pct(t.kings_taken),
+            t.king_lost,
+            pct(t.king_lost),
+            colours.join(" "),
+            t.most_time.as_secs_f64(),
+            t.longest_move.as_secs_f64(),
+            if t.depth_count > 0 { t.depth_sum as f64 / t.depth_count as f64 } else { 0.0 },
+        );
+    }
+    println!("outcomes (entrant indices):");
+    for (k, n) in outcomes {
+        println!("  {k}: {n}");
+    }
+}
