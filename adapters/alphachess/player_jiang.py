@@ -129,7 +129,9 @@ class Engine:
         self.pending = b""
         try:
             self.send("uci")
-            self.read_until("uciok", timeout)
+            options = self.read_until("uciok", timeout)
+            if not any(l.startswith("option name Rules") and " var alphachess" in l for l in options):
+                raise EngineError(f"{path} has no 'Rules alphachess' option")
             self.send("setoption name Rules value alphachess")
             self.sync(timeout)
         except EngineError:

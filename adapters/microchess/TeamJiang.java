@@ -99,7 +99,13 @@ public class TeamJiang extends Player {
 
         long deadline = System.currentTimeMillis() + STARTUP_TIMEOUT_MS;
         send("uci");
-        await("uciok", deadline);
+        boolean playsMicrochess = false;
+        for (String line = await("", deadline); !line.startsWith("uciok"); line = await("", deadline)) {
+            playsMicrochess |= line.startsWith("option name UCI_Variant") && line.contains(" var microchess");
+        }
+        if (!playsMicrochess) {
+            throw new IOException(enginePath() + " does not play microchess (UCI_Variant)");
+        }
         send("setoption name UCI_Variant value microchess");
         // The first search waits until the game is solved.
         send("position startpos");
