@@ -1,0 +1,123 @@
+"""Runs TeamJiang in the CO 456 Microchess Tournament (a copy of the harness, fetched
+outside the repository) and summarises jiang's series.
+
+    python3 adapters/microchess/run_tournament.py HARNESS_DIR WORK_DIR [--boards N]
+        [--players TeamMonkey,TeamNihilist,...]
+
+HARNESS_DIR is a checkout of the harness (zoetian/CO456: Tournament.java, Player.java…).
+WORK_DIR receives a fresh copy with TeamJiang.java added and registered in
+Tournament.registerPlayers (the one line a student adds), a playermanifest.txt with
+TeamJiang and the players given (default: the Horde), and a small RunTournament class
+that sets the number of boards per series (the harness's default is 38 plus a
+geometric number) before calling Tournament.main. The engine is $JIANG or
+target/release/jiang. Prints the tournament's ranking and, for each of jiang's series,
+its results and average payoffs; exit status 1 if TeamJiang fell back on its own moves,
+broke a time limit or the tournament failed.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HORDE = [
+    "TeamMonkey",
+    "TeamNihilist",
+    "TeamRationalOptimist",
+    "TeamRationalPessimist",
+    "TeamRationalQueller",
+    "TeamRationalRealist",
+    "TeamRationalScrapper",
+    "TeamRationalTruster",
+    "TeamRationalUtilitarian",
+]
+REGISTER = 'playerFactory.registerPlayer("TeamJiang", i -> new TeamJiang(i));'
+DRIVER = """public class RunTournament {
+    public static void main(String[] args) throws Exception {
+        Parameters.MIN_NUM_DIFFERENT_BOARDS = Integer.parseInt(args[0]);
+        Tournament.main(new String[0]);
+    }
+}
+"""
+
+
+def prepare(harness, work, players, boards):
+    copy = os.path.join(work, "harness")
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(harness, copy, ignore=shutil.ignore_patterns(".git", "*.class"))
+    shutil.copy(os.path.join(HERE, "TeamJiang.java"), copy)
+    tournament = os.path.join(copy, "Tournament.java")
+    with open(tournament) as f:
+        text = f.read()
+    marker = "private void registerPlayers() {"
+    if marker not in text:
+        sys.exit(f"{tournament}: no registerPlayers() to add TeamJiang to")
+    text = text.replace(marker, marker + "\n\t\t" + REGISTER, 1)
+    with open(tournament, "w") as f:
+        f.write(text)
+    with open(os.path.join(copy, "playermanifest.txt"), "w") as f:
+        f.write("".join(f"{name}\n1\n" for name in ["TeamJiang"] + players))
+    with open(os.path.join(copy, "RunTournament.java"), "w") as f:
+        f.write(DRIVER)
+    sources = sorted(n for n in os.listdir(copy) if n.endswith(".java"))
+    subprocess.run(["javac", "-nowarn", *sources], cwd=copy, check=True, capture_output=True)
+    return copy
+
+
+def jiang_series(output):
+    """(opponent, results W/L/T/D counts, jiang's average, the opponent's average) of
+    every series TeamJiang played."""
+    series = []
+    for block in output.split("Starting new series:")[1:]:
+        teams = dict(re.findall(r"Team (\d): (\S+)", block))
+        if "TeamJiang" not in teams.values():
+            continue
+        us = next(k for k, v in teams.items() if v == "TeamJiang")
+        opponent = teams["1" if us == "0" else "0"]
+        outcome = re.search(r"Outcome:\s+(.*)", block).group(1).replace(" ", "")
+        counts = {"W": 0, "L": 0, "T": 0, "D": 0}
+        for c in outcome:
+            counts["W" if c == us else "L" if c.isdigit() else c] += 1
+        payoff = dict(re.findall(r"Average payoff of player (\S+): ([\d.]+)", block))
+        series.append((opponent, counts, float(payoff["TeamJiang"]), float(payoff[opponent])))
+    return series
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("harness")
+    parser.add_argument("work")
+    parser.add_argument("--boards", type=int, default=38)
+    parser.add_argument("--players", default=",".join(HORDE))
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    copy = prepare(os.path.abspath(args.harness), os.path.abspath(args.work),
+                   args.players.split(","), args.boards)
+    env = dict(os.environ)
+    env.setdefault("JIANG", os.path.join(HERE, "..", "..", "target", "release", "jiang"))
+    run = subprocess.run(["java", "-Xmx2g", "RunTournament", str(args.boards)], cwd=copy, env=env,
+                         capture_output=True, text=True)
+    with open(os.path.join(args.work, "tournament.out"), "w") as f:
+        f.write(run.stdout)
+    with open(os.path.join(args.work, "tournament.err"), "w") as f:
+        f.write(run.stderr)
+    ranking = run.stdout[run.stdout.find("Final ranking:"):]
+    print(ranking.strip() or "(no ranking: the tournament failed)")
+    print("\n| opponent | matches | jiang W | L | T | D | jiang avg | opponent avg |")
+    print("|---|---|---|---|---|---|---|---|")
+    for opponent, c, ours, theirs in jiang_series(run.stdout):
+        n = sum(c.values())
+        print(f"| {opponent} | {n} | {c['W']} | {c['L']} | {c['T']} | {c['D']} | {ours:.3f} | {theirs:.3f} |")
+    fallbacks = run.stderr.count("[TeamJiang] playing")
+    late = run.stdout.count("Offending player: TeamJiang")
+    print(f"\nTeamJiang fallbacks {fallbacks}, time-limit violations {late}, exit status {run.returncode}")
+    if run.stderr.strip():
+        print("stderr:", run.stderr.strip()[:2000])
+    sys.exit(0 if run.returncode == 0 and "Final ranking:" in run.stdout and not fallbacks and not late else 1)
+
+
+if __name__ == "__main__":
+    main()
