@@ -1,0 +1,112 @@
+//! Regression tests for what the protocol fuzzer (`tests/fuzz_protocol.rs`) and the soak
+//! (`tools/reliability/`) found. Each test names the run that found it.
+
+#[path = "common/engine.rs"]
+mod engine;
+
+use engine::{assert_no_panic, Engine, SLOW};
+use std::time::Instant;
+
+/// Fails if any stdout line holds a control character other than a tab.
+#[track_caller]
+fn assert_printable(e: &Engine, lines: &[String]) {
+    if let Some(l) = lines
+        .iter()
+        .find(|l| l.chars().any(|c| c.is_control() && c != '\t'))
+    {
+        e.fail(&format!("control character on stdout: {l:?}"));
+    }
+}
+
+/// Fuzz seed 0x1, sessions 7-99 (and most sessions of any seed): input quoted back in an
+/// error message (an unknown command, a malformed move or FEN, a `go` keyword, a CECP
+/// command) carried its NULs, escape sequences and carriage returns to stdout. A GUI's
+/// line reader may end the line at the carriage return and read the rest as a line of
+/// its own; an escape sequence repaints a terminal.
+#[test]
+fn control_characters_in_the_input_are_not_echoed() {
+    let garbage: &[&[u8]] = &[
+        b"ev\x00a\x1b[2Jl\n",
+        b"position startpos moves h2e2 h7\x08\x7fe7\n",
+        b"position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 \x00\x1b\n",
+        b"go wtime 1\x01000 depth 1\n",
+        b"setoption name MultiPV value 2\x1b\n",
+        b"setoption name UCI_Variant value xiang\x07qi\n",
+        b"banmoves h2\x00e2\n",
+    ];
+    // Terminal, UCI and UCCI: every message is one printable line.
+    for handshake in [None, Some("uci"), Some("ucci")] {
+        let mut e = Engine::start();
+        if let Some(h) = handshake {
+            e.send(h);
+            e.sync(SLOW);
+        }
+        for g in garbage {
+            e.send_raw(g);
+            let lines = e.sync(SLOW);
+            assert_printable(&e, &lines);
+            let complaints = lines
+                .iter()
+                .filter(|l| !l.starts_with("info depth") && !l.starts_with("bestmove"))
+                .count();
+            if complaints != 1 {
+                e.fail(&format!("expected one complaint, got {lines:?}"));
+            }
+        }
+        e.send("stop");
+        assert_no_panic(&e);
+    }
+    // CECP quotes the whole line (`Error (unknown command): …`, `Illegal move: …`).
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until("feature", SLOW);
+    e.send("force");
+    for g in [
+        b"f\x04o\rrce\n".as_slice(),
+        b"usermove h2\x1be2\n",
+        b"st 0\x01.05\r\n",
+        b"\x7f\x02h2e\n",
+    ] {
+        e.send_raw(g);
+        e.send("ping 1");
+        let lines = e.read_until("pong 1", SLOW);
+        assert_printable(&e, &lines);
+        if lines.len() != 2 {
+            e.fail(&format!("expected one error line, got {lines:?}"));
+        }
+    }
+    assert_no_panic(&e);
+}
+
+/// Fuzz seed 0x1, session 10: with `Threads` at its maximum (256) on this two-core
+/// machine, `go movetime 13` answered after 6-12 s, over `MaxMoveTime` and the 10 s cap:
+/// the search starts its helper threads one by one before the main thread searches or
+/// looks at the clock (`src/search/mod.rs`, `search_with_state`), and on a loaded machine
+/// starting 255 threads that already search takes seconds. Outside the area this work
+/// may change; the proposed fix (start helpers from a thread of their own and stop
+/// starting them once the search is stopped) is in the issue 14 report.
+#[test]
+#[ignore = "known: helpers are started before the clock is looked at (src/search/mod.rs)"]
+fn many_threads_keep_the_move_time() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.send("setoption name Threads value 256");
+    e.send("setoption name MaxMoveTime value 1000");
+    e.sync(SLOW);
+    let mut worst = 0;
+    for _ in 0..3 {
+        e.send("position startpos");
+        let t = Instant::now();
+        e.send("go movetime 100");
+        e.bestmove(std::time::Duration::from_secs(30));
+        worst = worst.max(t.elapsed().as_millis());
+    }
+    println!("256 threads, go movetime 100 (MaxMoveTime 1000): worst {worst} ms");
+    if worst > 2000 {
+        e.fail(&format!(
+            "go movetime 100 took {worst} ms with 256 threads (MaxMoveTime 1000)"
+        ));
+    }
+    assert_no_panic(&e);
+}
