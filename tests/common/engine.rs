@@ -125,7 +125,11 @@ impl Engine {
     /// Sends raw bytes (no newline added), e.g. invalid UTF-8.
     #[track_caller]
     pub fn send_raw(&mut self, bytes: &[u8]) {
-        self.note(">", &format!("(raw) {}", String::from_utf8_lossy(bytes)));
+        let text = String::from_utf8_lossy(bytes);
+        self.note(
+            ">",
+            &format!("(raw) {}", text.strip_suffix('\n').unwrap_or(&text)),
+        );
         self.write_bytes(bytes);
     }
 
@@ -266,6 +270,21 @@ impl Engine {
                 Err(e) => self.fail(&format!("wait failed: {e}")),
             }
         }
+    }
+
+    /// The process id (for a watchdog that must kill a stuck engine from another thread).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether stdout has reached end of file.
+    pub fn stdout_closed(&self) -> bool {
+        self.stdout_closed
+    }
+
+    /// The exit status if the process has ended (without waiting).
+    pub fn exit_status(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().ok().flatten()
     }
 
     /// Whether the process is still running.
