@@ -1,7 +1,7 @@
 //! jiang (将): a Xiangqi engine that also plays the games it grew out of.
 //!
 //! Layers, bottom to top:
-//! * the games: [`xiangqi`] (one module per game), each implementing [`game::Rules`] and,
+//! * the games: [`xiangqi`], [`microchess`] (one module per game), each implementing [`game::Rules`] and,
 //!   for two-player games the generic search plays, [`game::Game`];
 //! * [`search`]: the generic two-player search (PVS, quiescence, [`tt`], [`time`]);
 //! * [`engine`]: one facade over whichever game is being played ([`games`] lists them),
@@ -14,6 +14,7 @@ pub mod bench;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod microchess;
 pub mod movelist;
 pub mod perft;
 pub mod protocol;

@@ -111,8 +111,17 @@ fn protover_features_and_ping() {
     let mut e = Engine::start();
     let features = handshake(&mut e);
     let all = features.join(" ");
+    // Xiangqi, then every other game that XBoard can be told how to show.
+    let shown: Vec<&str> = jiang::games::GAMES
+        .iter()
+        .filter(|g| g.xboard_native || g.xboard.is_some())
+        .map(|g| g.name)
+        .collect();
+    assert_eq!(shown[0], "xiangqi");
+    assert!(shown.contains(&"microchess"));
+    let variants = format!("variants=\"{}\"", shown.join(","));
     for f in [
-        "variants=\"xiangqi\"",
+        variants.as_str(),
         "myname=\"jiang ",
         "setboard=1",
         "usermove=1",

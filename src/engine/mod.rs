@@ -6,6 +6,7 @@
 //! and commands return data or one-line errors. How any of it is printed is the
 //! protocol's business (`crate::protocol`).
 
+pub mod microchess;
 pub mod session;
 
 use crate::game::GameEnd;

@@ -105,10 +105,10 @@ impl Default for CecpState {
 /// The games XBoard can show: Xiangqi (which it knows) and the two-player games that
 /// describe themselves with a `setup` (engine-defined variants, XBoard 4.8 and later).
 pub fn xboard_variants() -> Vec<&'static str> {
-    games::VARIANTS
+    games::GAMES
         .iter()
-        .copied()
-        .filter(|v| *v == "xiangqi" || games::new_session(v).is_some_and(|g| g.xboard().is_some()))
+        .filter(|g| g.xboard_native || g.xboard.is_some())
+        .map(|g| g.name)
         .collect()
 }
 

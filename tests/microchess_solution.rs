@@ -1,0 +1,331 @@
+//! Microchess: the solution against the published figures (variants.md section 2), and
+//! the choosing rule against independent recomputations.
+//!
+//! Every figure is computed here from the solver's table or by walking the game; the
+//! expected numbers are the handout's, never read from the solver's code.
+
+use std::collections::{HashMap, HashSet};
+
+use jiang::microchess::census::{census, start_figures, starts, Census, Indicator};
+use jiang::microchess::table::{layer, states, StateTable};
+use jiang::microchess::{solution, Move, Position, Side, Square, MAX_PLIES};
+use once_cell::sync::Lazy;
+
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
+fn sq(s: &str) -> Option<Square> {
+    Some(Square::parse(s).expect("square"))
+}
+
+fn mv(s: &str) -> Move {
+    Move::parse(s).expect("move")
+}
+
+/// Guaranteed payoff of `side` in `pos`.
+fn guaranteed(pos: &Position, side: Side) -> u8 {
+    solution().value(pos).guaranteed[side.index()]
+}
+
+/// The census, shared by the tests that read it.
+static CENSUS: Lazy<Census> = Lazy::new(census);
+
+#[test]
+fn board_positions_as_the_handout_counts_them() {
+    let c = &*CENSUS;
+    assert_eq!(c.board_positions, 116_464);
+    assert!(c.states <= states());
+    eprintln!(
+        "census: {} reachable states ({} with moves to make) of {} in the table; {} board positions as the handout counts them, {} reached exactly",
+        c.states,
+        c.live_states,
+        states(),
+        c.board_positions,
+        c.boards.len()
+    );
+}
+
+/// Every placement of every reachable kind (pieces on the board, indicator) is reached,
+/// except the finished games whose victim's rook (it just made the last move) stands in
+/// a corner with the capturer's king and rook on both neighbouring squares.
+#[test]
+fn unreached_board_positions_are_the_boxed_in_last_moves() {
+    let c = &*CENSUS;
+    let kind =
+        |placement: &[Option<Square>; 4], indicator| (placement.map(|s| s.is_some()), indicator);
+    let kinds: HashSet<_> = c.boards.iter().map(|(p, i)| kind(p, *i)).collect();
+    let squares = || std::iter::once(None).chain(Square::all().map(Some));
+    let mut unreached = HashSet::new();
+    for a in squares() {
+        for b in squares() {
+            for k in squares() {
+                for r in squares() {
+                    let placement = [a, b, k, r];
+                    let on_board: Vec<_> = placement.iter().flatten().collect();
+                    let distinct: HashSet<_> = on_board.iter().collect();
+                    if distinct.len() != on_board.len() {
+                        continue;
+                    }
+                    for indicator in [
+                        Indicator::ToMove(Side::White),
+                        Indicator::ToMove(Side::Black),
+                        Indicator::Ended,
+                    ] {
+                        if kinds.contains(&kind(&placement, indicator))
+                            && !c.boards.contains(&(placement, indicator))
+                        {
+                            unreached.insert(placement);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut boxed_in = HashSet::new();
+    for corner in ["a1", "d1", "a4", "d4"] {
+        let corner = Square::parse(corner).unwrap();
+        let near: Vec<Square> = Square::all()
+            .filter(|s| (s.file() - corner.file()).abs() + (s.rank() - corner.rank()).abs() == 1)
+            .collect();
+        for (king, rook) in [(near[0], near[1]), (near[1], near[0])] {
+            // Black's rook boxed in by White, Black's king gone; and the colours reversed.
+            boxed_in.insert([Some(king), Some(rook), None, Some(corner)]);
+            boxed_in.insert([None, Some(corner), Some(king), Some(rook)]);
+        }
+    }
+    assert_eq!(unreached, boxed_in);
+    assert_eq!(c.board_positions - c.boards.len(), boxed_in.len());
+}
+
+#[test]
+fn start_figures_match_the_handout() {
+    let f = start_figures(solution());
+    assert_eq!(f.starts, 43_680);
+    // White forces a win from 27,020 starts, Black from 104.
+    assert_eq!(f.guaranteed[0][3], 27_020);
+    assert_eq!(f.guaranteed[1][3], 104);
+    // White's maximin distribution (payoff 0, 1, 2, 3).
+    assert_eq!(f.guaranteed[0], [104, 5_272, 11_284, 27_020]);
+    // Black's.
+    assert_eq!(f.guaranteed[1], [27_020, 11_112, 5_444, 104]);
+}
+
+#[test]
+fn handout_positions_are_forced_white_wins() {
+    // K b2, R a1, k d3 (Black's rook gone): whichever side starts.
+    for plies in [0, 1] {
+        let pos = Position::from_placement([sq("b2"), sq("a1"), sq("d3"), None], plies).unwrap();
+        assert_eq!(guaranteed(&pos, Side::White), 3, "{}", pos.to_fen());
+        assert_eq!(guaranteed(&pos, Side::Black), 0, "{}", pos.to_fen());
+    }
+    // K a2, R a3, k c2, White to move.
+    let pos = Position::from_placement([sq("a2"), sq("a3"), sq("c2"), None], 0).unwrap();
+    assert_eq!(guaranteed(&pos, Side::White), 3);
+}
+
+#[test]
+fn handout_example_kxb2_wins_c4a4_guarantees_one() {
+    let pos = Position::handout();
+    assert_eq!(guaranteed(&pos, Side::White), 3);
+    for (m, after) in solution().move_values(&pos) {
+        let expect = match m.to_string().as_str() {
+            "a2b2" => 3,
+            "c4a4" => 1,
+            _ => 0,
+        };
+        assert_eq!(after.guaranteed[0], expect, "{m}");
+    }
+    let choice = solution().choose(&pos).unwrap();
+    assert_eq!(choice.mv, mv("a2b2"));
+    assert_eq!(choice.guaranteed, [3, 0]);
+    assert_eq!(choice.expected, 3.0);
+    // Kxb2, then Black's last rook move: 2 plies.
+    assert_eq!(choice.plies, 2);
+}
+
+/// Whatever the opponent does, a side that moves by the chooser gets at least its
+/// guaranteed payoff: the worst case over all opponent strategies, computed by its own
+/// backward induction over every state, equals the guarantee.
+#[test]
+fn the_chooser_secures_the_guarantee_against_any_opponent() {
+    let sol = solution();
+    let secured = StateTable::backward_induction([0u8; 2], |pos, children| {
+        if children.is_empty() {
+            return pos.ending().expect("over").payoffs();
+        }
+        let mover = pos.side_to_move().index();
+        let chosen = sol.choose(pos).expect("a move").mv;
+        let mut v = [0u8; 2];
+        v[mover] = children.iter().find(|c| c.0 == chosen).expect("legal").1[mover];
+        v[1 - mover] = children
+            .iter()
+            .map(|c| c.1[1 - mover])
+            .min()
+            .expect("moves");
+        v
+    });
+    for plies in 0..=MAX_PLIES {
+        for pos in layer(plies) {
+            assert_eq!(
+                secured.get(&pos),
+                sol.value(&pos).guaranteed,
+                "{}",
+                pos.to_fen()
+            );
+        }
+    }
+}
+
+/// Expected payoff of `side` moving by the chooser against a uniformly random opponent,
+/// by plain recursion over the game tree (memoised by state), in f64.
+fn expected_by_recursion(
+    pos: &Position,
+    side: Side,
+    memo: &mut HashMap<([Option<Square>; 4], u8), f64>,
+) -> f64 {
+    if let Some(end) = pos.ending() {
+        return f64::from(end.payoffs()[side.index()]);
+    }
+    let key = (pos.placement(), pos.plies());
+    if let Some(&e) = memo.get(&key) {
+        return e;
+    }
+    let e = if pos.side_to_move() == side {
+        let m = solution().choose(pos).expect("a move").mv;
+        expected_by_recursion(&pos.after(m), side, memo)
+    } else {
+        let moves = pos.legal_moves();
+        let sum: f64 = moves
+            .iter()
+            .map(|&m| expected_by_recursion(&pos.after(m), side, memo))
+            .sum();
+        sum / moves.len() as f64
+    };
+    memo.insert(key, e);
+    e
+}
+
+#[test]
+fn expected_payoff_against_a_random_opponent_matches_a_recursion() {
+    let mut rng = Rng::new(456);
+    let all: Vec<Position> = starts().collect();
+    for side in Side::BOTH {
+        let mut memo = HashMap::new();
+        for _ in 0..40 {
+            let start = all[rng.below(all.len())];
+            let e = expected_by_recursion(&start, side, &mut memo);
+            let stored = f64::from(solution().value(&start).expected[side.index()]);
+            assert!(
+                (e - stored).abs() < 1e-5,
+                "{} {side:?}: {e} vs {stored}",
+                start.to_fen()
+            );
+            let g = f64::from(solution().value(&start).guaranteed[side.index()]);
+            assert!(e >= g - 1e-9, "expectation below the guarantee");
+        }
+    }
+}
+
+/// Whether `side` can force a win (payoff 3) within `depth` plies: a plain search.
+fn wins_within(
+    pos: &Position,
+    side: Side,
+    depth: u32,
+    memo: &mut HashMap<(Position, Side, u32), bool>,
+) -> bool {
+    if let Some(end) = pos.ending() {
+        return end.payoffs()[side.index()] == 3;
+    }
+    if depth == 0 {
+        return false;
+    }
+    if let Some(&w) = memo.get(&(*pos, side, depth)) {
+        return w;
+    }
+    let moves = pos.legal_moves();
+    let mut children = moves.iter().map(|&m| pos.after(m));
+    let w = if pos.side_to_move() == side {
+        children.any(|c| wins_within(&c, side, depth - 1, memo))
+    } else {
+        children.all(|c| wins_within(&c, side, depth - 1, memo))
+    };
+    memo.insert((*pos, side, depth), w);
+    w
+}
+
+#[test]
+fn forced_wins_take_the_fastest_line() {
+    let mut rng = Rng::new(0xfa57);
+    let all: Vec<Position> = starts().collect();
+    let mut checked = 0;
+    let mut memo = HashMap::new();
+    while checked < 60 {
+        let start = all[rng.below(all.len())];
+        let value = solution().value(&start);
+        let Some(side) = Side::BOTH
+            .into_iter()
+            .find(|s| value.guaranteed[s.index()] == 3)
+        else {
+            continue;
+        };
+        let fastest = (1..=u32::from(MAX_PLIES))
+            .find(|&d| wins_within(&start, side, d, &mut memo))
+            .expect("a forced win ends");
+        assert_eq!(
+            u32::from(value.plies[side.index()]),
+            fastest,
+            "{}",
+            start.to_fen()
+        );
+        if start.side_to_move() == side {
+            let choice = solution().choose(&start).expect("a move");
+            assert_eq!(u32::from(choice.plies), fastest, "{}", start.to_fen());
+        }
+        checked += 1;
+    }
+}
+
+/// Offered a guaranteed tie (2) and a guaranteed draw (1) and no win, jiang takes the
+/// tie: its own payoff counts, not the difference.
+#[test]
+fn a_guaranteed_tie_beats_a_guaranteed_draw() {
+    let sol = solution();
+    let mut found = 0;
+    for plies in 0..MAX_PLIES {
+        for pos in layer(plies) {
+            if pos.ending().is_some() {
+                continue;
+            }
+            let s = pos.side_to_move().index();
+            let mine: Vec<u8> = sol
+                .move_values(&pos)
+                .iter()
+                .map(|(_, v)| v.guaranteed[s])
+                .collect();
+            if mine.contains(&2) && mine.contains(&1) && !mine.contains(&3) {
+                let choice = sol.choose(&pos).expect("a move");
+                assert_eq!(sol.value(&pos.after(choice.mv)).guaranteed[s], 2);
+                assert_eq!(choice.guaranteed[s], 2);
+                found += 1;
+            }
+        }
+    }
+    assert!(found > 0);
+}
+
+/// The time to solve, printed (not asserted: timings belong to commands):
+/// `cargo test --release --test microchess_solution -- --ignored --nocapture solve_time`.
+#[test]
+#[ignore]
+fn solve_time() {
+    for run in 1..=5 {
+        let s = jiang::microchess::Solution::compute();
+        eprintln!(
+            "solve {run}: {} states in {:.1} ms, table {:.1} MB",
+            states(),
+            s.elapsed.as_secs_f64() * 1e3,
+            (states() * std::mem::size_of::<jiang::microchess::Value>()) as f64 / 1e6
+        );
+    }
+}
