@@ -512,7 +512,7 @@ impl Session<'_> {
     }
 
     fn run(&mut self, summary: &mut Summary) -> Result<(), Finding> {
-        let target = 100 + self.rng.below(1400) as u64;
+        let target = 200 + self.rng.below(1800) as u64;
         let end_by_eof = self.rng.chance(1, 3);
         let mut sent = 0u64;
         // A search's lines may come after the batch that started it (`stop` goes after

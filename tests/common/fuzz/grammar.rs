@@ -177,82 +177,93 @@ impl<'a> Grammar<'a> {
         text
     }
 
-    /// `go` for UCI (and the terminal): one or more limits, now and then nonsense.
+    /// `go` for UCI (and the terminal): mostly a bounded search (a few milliseconds of
+    /// work: a run shares two cores with everything else), one time in ten one that runs
+    /// until `stop` (infinite, ponder, no limit, a 10-minute clock), now and then
+    /// nonsense.
     fn uci_go(&self, rng: &mut Rng, model: &Model) -> String {
         let g = self.game(model);
         let mut parts = vec!["go".to_string()];
+        let clocks = |rng: &mut Rng, parts: &mut Vec<String>, long: bool| {
+            for (t, i) in &g.clock_keys {
+                let time = if long {
+                    "600000".to_string()
+                } else {
+                    num(rng, 0, 1000)
+                };
+                parts.push(format!("{t} {time} {i} {}", num(rng, 0, 30)));
+            }
+            if rng.chance(1, 3) {
+                parts.push(format!("movestogo {}", num(rng, 1, 40)));
+            }
+        };
+        if rng.chance(1, 10) {
+            match rng.below(5) {
+                0 => parts.push("infinite".into()),
+                1 => {
+                    parts.push("ponder".into());
+                    let long = rng.chance(1, 2);
+                    clocks(rng, &mut parts, long);
+                }
+                2 => clocks(rng, &mut parts, true),
+                3 => parts.push(pick(rng, &["", "banana", "draw", "wtime", "depth"]).to_string()),
+                _ => parts.push(format!("searchmoves {}", self.a_move(rng, model))),
+            }
+            return parts.join(" ");
+        }
         let limits = 1 + usize::from(rng.chance(1, 4));
         for _ in 0..limits {
-            match rng.below(16) {
-                0..=2 => parts.push(format!("depth {}", num(rng, 1, 5))),
-                3 => parts.push(format!("nodes {}", num(rng, 1, 20_000))),
-                4..=6 => parts.push(format!("movetime {}", num(rng, 1, 60))),
-                7 => parts.push("infinite".into()),
-                8 | 9 => {
-                    if rng.chance(1, 3) {
-                        parts.push("ponder".into());
-                    }
-                    for (t, i) in &g.clock_keys {
-                        let time = if rng.chance(1, 8) {
-                            "600000".to_string() // a 10-minute clock: the 10 s cap
-                        } else {
-                            num(rng, 0, 3000)
-                        };
-                        parts.push(format!("{t} {time} {i} {}", num(rng, 0, 50)));
-                    }
-                    if rng.chance(1, 3) {
-                        parts.push(format!("movestogo {}", num(rng, 1, 40)));
-                    }
-                }
-                10 => {
+            match rng.below(12) {
+                0..=3 => parts.push(format!("depth {}", num(rng, 1, 4))),
+                4 => parts.push(format!("nodes {}", num(rng, 1, 5_000))),
+                5..=7 => parts.push(format!("movetime {}", num(rng, 1, 40))),
+                8 => clocks(rng, &mut parts, false),
+                9 => {
                     parts.push("searchmoves".into());
                     for _ in 0..1 + rng.below(4) {
                         parts.push(self.a_move(rng, model));
                     }
+                    parts.push(format!("depth {}", 1 + rng.below(3)));
                 }
-                11 => parts.push(format!("mate {}", num(rng, 1, 3))),
-                12 if rng.chance(1, 4) => parts.push(format!("perft {}", 1 + rng.below(2))),
-                13 => parts.push(
-                    pick(
-                        rng,
-                        &[
-                            "", "banana", "depth", "wtime", "time 100", "draw", "depth -3",
-                        ],
-                    )
-                    .to_string(),
-                ),
-                _ => parts.push(format!("depth {}", 1 + rng.below(3))),
+                10 => parts.push(format!("mate {}", num(rng, 1, 2))),
+                _ if rng.chance(1, 4) => parts.push(format!("perft {}", 1 + rng.below(2))),
+                _ => parts.push(format!("depth {} time 100", 1 + rng.below(3))),
             }
         }
         parts.join(" ")
     }
 
-    /// `go` for UCCI: `[ponder|draw] depth D | nodes N | time T … | infinite`.
+    /// `go` for UCCI: `[ponder|draw] depth D | nodes N | time T … | infinite`, mostly
+    /// bounded (see [`Self::uci_go`]).
     fn ucci_go(&self, rng: &mut Rng, model: &Model) -> String {
         let mut s = "go".to_string();
+        let unbounded = rng.chance(1, 10);
         match rng.below(8) {
-            0 => s.push_str(" ponder"),
+            0 if unbounded => s.push_str(" ponder"),
             1 => s.push_str(" draw"),
             _ => {}
         }
+        if unbounded && rng.chance(1, 2) {
+            s.push_str(pick(
+                rng,
+                &[" infinite", " time 600000", "", " searchmoves h2e2"],
+            ));
+            return s;
+        }
         match rng.below(10) {
-            0..=2 => s.push_str(&format!(" depth {}", num(rng, 0, 5))),
-            3 => s.push_str(&format!(" nodes {}", num(rng, 1, 20_000))),
-            4 => s.push_str(" infinite"),
-            5 => {
-                s.push_str(" searchmoves ");
-                s.push_str(&self.a_move(rng, model));
-            }
+            0..=2 => s.push_str(&format!(" depth {}", num(rng, 0, 4))),
+            3 => s.push_str(&format!(" nodes {}", num(rng, 1, 5_000))),
+            4 => s.push_str(&format!(" depth 2 searchmoves {}", self.a_move(rng, model))),
             _ => {
-                let t = if rng.chance(1, 8) {
+                let t = if unbounded {
                     "600000".to_string()
                 } else {
-                    num(rng, 0, 3000)
+                    num(rng, 0, 1000)
                 };
                 s.push_str(&format!(" time {t}"));
                 match rng.below(3) {
                     0 => s.push_str(&format!(" movestogo {}", num(rng, 1, 40))),
-                    1 => s.push_str(&format!(" increment {}", num(rng, 0, 100))),
+                    1 => s.push_str(&format!(" increment {}", num(rng, 0, 30))),
                     _ => {}
                 }
                 if rng.chance(1, 2) {
@@ -301,7 +312,8 @@ impl<'a> Grammar<'a> {
                 num(rng, 0, 3000),
             ),
             18 => ("usemillisec", boolean(rng).to_string()),
-            _ => ("MultiPV", num(rng, 1, 70)),
+            _ if rng.chance(1, 4) => ("MultiPV", num(rng, 1, 70)),
+            _ => ("Move Overhead", num(rng, 0, 50)),
         };
         match rng.below(12) {
             0 => format!("setoption name {name}"),
