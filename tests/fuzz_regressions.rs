@@ -5,7 +5,7 @@
 mod engine;
 
 use engine::{assert_no_panic, Engine, SLOW};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Fails if any stdout line holds a control character other than a tab.
 #[track_caller]
@@ -99,7 +99,7 @@ fn many_threads_keep_the_move_time() {
         e.send("position startpos");
         let t = Instant::now();
         e.send("go movetime 100");
-        e.bestmove(std::time::Duration::from_secs(30));
+        e.bestmove(Duration::from_secs(30));
         worst = worst.max(t.elapsed().as_millis());
     }
     println!("256 threads, go movetime 100 (MaxMoveTime 1000): worst {worst} ms");
@@ -108,5 +108,35 @@ fn many_threads_keep_the_move_time() {
             "go movetime 100 took {worst} ms with 256 threads (MaxMoveTime 1000)"
         ));
     }
+    assert_no_panic(&e);
+}
+
+/// Self-play soak, its first games: the first Microchess move of a process, `go movetime
+/// 50` right after `setoption name UCI_Variant value microchess` and `readyok`, took 1-4 s
+/// on the loaded machine and lost on time: the solution (0.2 s of CPU) was still being
+/// built in the background, and `readyok` did not wait for it. Now `isready` (and CECP's
+/// `ping`) wait until the game can answer at once: after it, getting the solution costs
+/// nothing (building it costs about 200 ms of CPU, so 50 ms tells the two apart).
+#[test]
+fn readyok_waits_for_the_microchess_solution() {
+    if !jiang::games::VARIANTS.contains(&"microchess") {
+        return;
+    }
+    let mut engine = jiang::engine::Engine::new();
+    engine
+        .set_variant("microchess")
+        .expect("microchess is listed");
+    engine.wait_ready();
+    let t = Instant::now();
+    jiang::microchess::solution();
+    let ms = t.elapsed().as_millis();
+    assert!(ms < 50, "the solution took {ms} ms to get after wait_ready");
+    // Over the pipe: isready after selecting the game is answered (once solved).
+    let mut e = Engine::start();
+    e.send("uci");
+    e.send("setoption name UCI_Variant value microchess");
+    e.sync(Duration::from_secs(30));
+    e.send("go depth 1");
+    e.bestmove(SLOW);
     assert_no_panic(&e);
 }

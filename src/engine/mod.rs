@@ -286,6 +286,11 @@ impl Engine {
         self.game.as_ref()
     }
 
+    /// Waits until the game can answer a `go` at once (see [`GameSession::wait_ready`]).
+    pub fn wait_ready(&self) {
+        self.game.wait_ready();
+    }
+
     /// Switches to another game (or restarts this one) at its start position, with a
     /// cleared hash table. An unknown name changes nothing.
     pub fn set_variant(&mut self, name: &str) -> Result<(), String> {

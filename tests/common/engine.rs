@@ -29,7 +29,12 @@ pub struct Engine {
 impl Engine {
     /// Starts the binary built by cargo for this test run.
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        Engine::start_program(env!("CARGO_BIN_EXE_jiang"))
+    }
+
+    /// Starts the engine binary at `program` (e.g. a copy kept for a long soak).
+    pub fn start_program(program: &str) -> Engine {
+        let mut child = Command::new(program)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -100,6 +105,11 @@ impl Engine {
             self.transcript.join("\n"),
             err
         )
+    }
+
+    /// Forgets the transcript so far (a long-lived engine, e.g. between soak games).
+    pub fn clear_transcript(&mut self) {
+        self.transcript.clear();
     }
 
     /// Everything the engine wrote to stderr so far.
