@@ -1,6 +1,7 @@
 //! The Microchess session: the game is solved (`crate::microchess::solve`), so `go`
 //! answers at once from the table instead of searching. The solution is computed on a
-//! thread of its own when the game is selected, so the first `go` does not wait for it.
+//! thread of its own when the game is selected, so selecting it returns at once; `isready`
+//! (and CECP's `ping`) wait for it, so a `go` after `readyok` never does.
 
 use super::session::{build_position, end_without_moves, perft_of, GameSession, SearchJob};
 use super::{Answer, Event, EventSink, InfoReport, ProbeReport, SearchRequest};
@@ -57,6 +58,9 @@ fn solved_score(value: &Value, mover: usize, plies: i32) -> i32 {
 }
 
 impl GameSession for MicrochessSession {
+    fn wait_ready(&self) {
+        microchess::solution();
+    }
     fn name(&self) -> &'static str {
         Position::NAME
     }

@@ -100,6 +100,10 @@ pub trait GameSession: Send {
     /// An answer without searching (the first legal move that is not banned), for when
     /// the search thread cannot be started.
     fn fallback_answer(&self) -> Answer;
+    /// Blocks until a `go` can be answered without first preparing anything (a table
+    /// some games build in the background when they are selected). `isready` and CECP's
+    /// `ping` wait for it: the GUI's clock must not pay for the preparation.
+    fn wait_ready(&self) {}
 }
 
 /// Locks the search state. Only one search runs at a time; a lock poisoned by a panicked

@@ -285,6 +285,7 @@ impl Session {
                     self.engine.wait();
                     self.cecp_absorb();
                 }
+                self.engine.wait_ready();
                 send(&format!("pong {}", args.join(" ")));
             }
             "undo" => self.cecp_take_back(1, cmd),

@@ -111,7 +111,11 @@ impl Session {
             "xboard" => self.start_cecp(),
             "uci" => self.handshake_uci(),
             "ucci" => self.handshake_ucci(),
-            "isready" => send("readyok"),
+            "isready" => {
+                // Ready means a `go` now is answered without first building anything.
+                self.engine.wait_ready();
+                send("readyok");
+            }
             "setoption" => self.set_option(args),
             "ucinewgame" | "uccinewgame" => {
                 self.engine.new_game();

@@ -20,12 +20,29 @@ pub enum Dialect {
 
 /// Writes one line to stdout and flushes it (stdout may be block-buffered on a pipe).
 /// Lines from the search thread and the input thread never interleave: the lock is held
-/// for the whole line.
+/// for the whole line. Control characters (see [`printable`]) never reach the GUI.
 pub fn send(line: &str) {
+    let line = printable(line);
     let mut out = std::io::stdout().lock();
     // A closed stdout (the GUI went away) is not worth a panic; stdin's EOF ends us.
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
+}
+
+/// The text with every control character but the line break and the tab replaced by
+/// U+FFFD. Error messages quote the input, which may hold anything: a NUL, an escape
+/// sequence, or a carriage return that a GUI's line reader would take for the end of
+/// the line (the rest then reads as a line of its own).
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if text.chars().any(bad) {
+        text.chars()
+            .map(|c| if bad(c) { '\u{fffd}' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    }
 }
 
 /// Sends an `info string` line (UCI and UCCI GUIs both show or ignore it).
@@ -202,6 +219,17 @@ mod tests {
         };
         let uci = format_info(Dialect::Uci, &three);
         assert_eq!(uci[1], "info string scores blue 12 green -3 red -9");
+    }
+
+    #[test]
+    fn control_characters_are_not_written() {
+        assert_eq!(printable("info depth 3 pv h2e2"), "info depth 3 pv h2e2");
+        assert_eq!(
+            printable("Error (unknown command): a\rb\0c\u{1b}[2J\u{7f}"),
+            "Error (unknown command): a\u{fffd}b\u{fffd}c\u{fffd}[2J\u{fffd}"
+        );
+        // Multi-line answers (help, the board) and tabs stay as they are.
+        assert_eq!(printable("a\tb\nc"), "a\tb\nc");
     }
 
     #[test]

@@ -29,7 +29,12 @@ pub struct Engine {
 impl Engine {
     /// Starts the binary built by cargo for this test run.
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        Engine::start_program(env!("CARGO_BIN_EXE_jiang"))
+    }
+
+    /// Starts the engine binary at `program` (e.g. a copy kept for a long soak).
+    pub fn start_program(program: &str) -> Engine {
+        let mut child = Command::new(program)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -102,6 +107,11 @@ impl Engine {
         )
     }
 
+    /// Forgets the transcript so far (a long-lived engine, e.g. between soak games).
+    pub fn clear_transcript(&mut self) {
+        self.transcript.clear();
+    }
+
     /// Everything the engine wrote to stderr so far.
     pub fn stderr(&self) -> String {
         String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
@@ -125,7 +135,11 @@ impl Engine {
     /// Sends raw bytes (no newline added), e.g. invalid UTF-8.
     #[track_caller]
     pub fn send_raw(&mut self, bytes: &[u8]) {
-        self.note(">", &format!("(raw) {}", String::from_utf8_lossy(bytes)));
+        let text = String::from_utf8_lossy(bytes);
+        self.note(
+            ">",
+            &format!("(raw) {}", text.strip_suffix('\n').unwrap_or(&text)),
+        );
         self.write_bytes(bytes);
     }
 
@@ -266,6 +280,21 @@ impl Engine {
                 Err(e) => self.fail(&format!("wait failed: {e}")),
             }
         }
+    }
+
+    /// The process id (for a watchdog that must kill a stuck engine from another thread).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether stdout has reached end of file.
+    pub fn stdout_closed(&self) -> bool {
+        self.stdout_closed
+    }
+
+    /// The exit status if the process has ended (without waiting).
+    pub fn exit_status(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().ok().flatten()
     }
 
     /// Whether the process is still running.
