@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Real-GUI test: XBoard 4.9 (a real window under Xvfb) plays two engine-vs-engine Xiangqi
-# games of jiang against Fairy-Stockfish and checks that each ends normally (mate, rule or
-# adjudication: no illegal move, no time forfeit, no crash).
+# Real-GUI test: XBoard 4.9 (a real window under Xvfb) plays engine-vs-engine games and
+# checks that each ends normally (mate, rule or adjudication: no illegal move, no time
+# forfeit, no crash).
 #
 #   game 1 "cecp": Fairy-Stockfish (Red, CECP) vs jiang (Black) speaking CECP natively
 #   game 2 "ucci": jiang through `uci2wb -x` (UCCI, Red) vs Fairy-Stockfish (Black)
+#   game 3 "fairy": jiang vs jiang in fairychess (CS3243), a variant XBoard learns from the
+#     engine (`setup` with the pieces, `piece` with the squire's and combatant's Betza
+#     moves); XBoard cannot judge those pieces (-testLegality false), so each jiang checks
+#     the other's moves: a move either refuses fails the test, as does a screenshot-less or
+#     unfinished game.
 #
 # Artifacts (PGN, XBoard debug log with the whole engine traffic, screenshot of the final
 # board) go to target/xboard/<game>/. Installs what it needs with apt-get (as root) when
@@ -102,28 +107,40 @@ screenshot() {
 }
 
 # ---- one game ------------------------------------------------------------------------
-# play NAME BAD_LINES FIRST_CMD SECOND_CMD: BAD_LINES is a regex for lines of XBoard's
-# debug log that show jiang in trouble (refusing a move of the GUI, so the boards
-# disagree, or answering with an error).
+# play NAME BAD_LINES FIRST_CMD SECOND_CMD [VARIANT]: BAD_LINES is a regex for lines of
+# XBoard's debug log that show jiang in trouble (refusing a move of the GUI, so the boards
+# disagree, or answering with an error). VARIANT: xiangqi (default) or fairychess.
 play() {
-  local name=$1 bad=$2 fcp=$3 scp=$4
+  local name=$1 bad=$2 fcp=$3 scp=$4 variant=${5:-xiangqi}
   local dir=$ART/$name
   rm -rf "$dir"
   mkdir -p "$dir"
   local pgn=$dir/game.pgn log=$dir/xboard.debug
+  local rules move_re
+  if [ "$variant" = xiangqi ]; then
+    rules=(
+      -adjudicateLossThreshold -800
+      -adjudicateDrawMoves 120
+      -ruleMoves 60
+      -repeatsToDraw 3
+      -checkMates true -testClaims true -materialDraws true
+    )
+    move_re='^[KAERHCPkaerhcp]?[a-i]?[0-9]?x?[a-i][0-9]'
+  else
+    # XBoard knows neither the pieces' moves for judging nor king capture: the engines
+    # judge (each refuses an illegal move of the other) and claim the result.
+    rules=(-testLegality false -testClaims false -ruleMoves 0 -repeatsToDraw 0 -materialDraws false)
+    move_re='^[KRBNSCkrbnsc]?[a-h]?[1-8]?x?[a-h][1-8]'
+  fi
   local args=(
-    -variant xiangqi
+    -variant "$variant"
     -fcp "$fcp" -fd "$dir"
     -scp "$scp" -sd "$dir"
     -mode TwoMachines
     -tc "$TC" -inc "$INC"
     -xponder
     -autoCallFlag true
-    -adjudicateLossThreshold -800
-    -adjudicateDrawMoves 120
-    -ruleMoves 60
-    -repeatsToDraw 3
-    -checkMates true -testClaims true -materialDraws true
+    "${rules[@]}"
     -saveGameFile "$pgn"
     -popupExitMessage false
     -saveSettingsOnExit false
@@ -169,7 +186,7 @@ play() {
   # The comment just before the final result: XBoard's reason for the end of the game.
   ending=$(tr '\n' ' ' <"$pgn" | grep -o '{[^{}]*} *\(1-0\|0-1\|1/2-1/2\) *$' | sed 's/ *\(1-0\|0-1\|1\/2-1\/2\) *$//' || true)
   plies=$(grep -v '^\[' "$pgn" | sed 's/{[^}]*}//g' | tr ' ' '\n' |
-    grep -c -E '^[KAERHCPkaerhcp]?[a-i]?[0-9]?x?[a-i][0-9]' || true)
+    grep -c -E "$move_re" || true)
   say "game $name: result $result $ending, $plies plies, ${secs}s"
   grep -q -i 'jiang' "$pgn" || fail "game $name: jiang is not named in the PGN"
   if echo "$ending" | grep -q -i -E 'illegal|forfeit|flag|time|false|crash|exit|disconnect|died|abort|unfinished'; then
@@ -186,7 +203,7 @@ play() {
   } >"$dir/summary.txt"
 }
 
-GAMES=${XBOARD_GAMES:-cecp ucci}
+GAMES=${XBOARD_GAMES:-cecp ucci fairy}
 for g in $GAMES; do
   case $g in
     # jiang is the second engine and speaks CECP itself.
@@ -195,7 +212,9 @@ for g in $GAMES; do
     # says as `# engine said: …` (jiang reports bad UCCI input with `info string`).
     ucci) play ucci '^[0-9]+ <first *: (Illegal move|# engine said: info string .*(refused|illegal|unknown|needs|ignored))' \
       "$UCI2WB debug -x $JIANG" "$FSF" ;;
-    *) fail "unknown game '$g' (cecp, ucci)" ;;
+    # jiang against jiang, both speaking CECP.
+    fairy) play fairy '^[0-9]+ <(first|second) *: *(Illegal move|Error|tellusererror)' "$JIANG" "$JIANG" fairychess ;;
+    *) fail "unknown game '$g' (cecp, ucci, fairy)" ;;
   esac
 done
 
