@@ -178,7 +178,89 @@ fn small_tables_are_in_place_before_the_first_search() {
     e.sync(SLOW);
     let rss = rss_mb(e.pid());
     if rss < 48 {
-        e.fail(&format!("RSS {rss} MiB after Hash 48: the new table is not in place"));
+        e.fail(&format!(
+            "RSS {rss} MiB after Hash 48: the new table is not in place"
+        ));
     }
     assert_no_panic(&e);
+}
+
+/// Fuzz seed 0x6c6f6e672014 (the first 1,000,000-line run), sessions 132, 718, 830, …:
+/// a ThreeChess move or square with a multi-byte character (`éB`, `Z\u{fffd}v`, in
+/// `position … moves`, `banmoves` or the terminal) was cut at a byte count that fell
+/// inside the character, and the engine panicked. Each must get one complaint instead.
+#[test]
+fn threechess_moves_with_multibyte_characters_are_refused() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.sync(SLOW);
+    e.send("setoption name UCI_Variant value threechess");
+    e.sync(SLOW);
+    for bad in [
+        "éBBE4",
+        "Z\u{fffd}vBE4",
+        "[\u{fffd}VBE4",
+        "BE2é",
+        "ééé",
+        "BE2-é4",
+    ] {
+        e.send(&format!("position startpos moves {bad}"));
+        let lines = e.sync(SLOW);
+        let complaints = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .count();
+        if complaints != 1 {
+            e.fail(&format!("{bad}: expected one complaint, got {lines:?}"));
+        }
+        e.send(&format!("banmoves {bad}"));
+        e.sync(SLOW);
+    }
+    e.send("position startpos moves BE2BE4");
+    e.send("go depth 1");
+    e.bestmove(SLOW);
+    assert_no_panic(&e);
+}
+
+/// Fuzz seed 0x6c6f6e672014, sessions 99 and 1149: a search started in one dialect went on
+/// printing its `info` lines in that dialect's format after a handshake of another
+/// (`go infinite`, then `ucci`: UCI's `score cp` lines under UCCI). A handshake of another
+/// dialect now cancels the running search, answer included.
+#[test]
+fn a_new_handshake_silences_the_old_dialects_search() {
+    for (first, second, done) in [
+        ("uci", "ucci", "ucciok"),
+        ("ucci", "uci", "uciok"),
+        ("uci", "xboard", "done=1"),
+    ] {
+        let mut e = Engine::start();
+        e.send(first);
+        e.sync(SLOW);
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send(second);
+        if second == "xboard" {
+            e.send("protover 2");
+        }
+        // Lines before the handshake's answer were printed before the handshake.
+        e.expect_line(done, SLOW, |l| l.contains(done));
+        // Whatever the old search would print from now on would be in the old format.
+        std::thread::sleep(Duration::from_millis(500));
+        let lines = if second == "xboard" {
+            e.send("ping 1");
+            e.read_until("pong 1", SLOW)
+        } else {
+            e.sync(SLOW)
+        };
+        if let Some(l) = lines
+            .iter()
+            .find(|l| l.starts_with("info depth") || l.starts_with("bestmove"))
+        {
+            e.fail(&format!(
+                "{first} search still talking after {second}: {l:?}"
+            ));
+        }
+        assert_no_panic(&e);
+    }
 }

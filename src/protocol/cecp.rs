@@ -205,9 +205,9 @@ fn centiseconds(text: &str) -> Option<Duration> {
 impl Session {
     /// Enters CECP mode (`xboard`). Any search of another dialect is stopped first.
     pub(super) fn start_cecp(&mut self) {
+        self.enter_dialect(super::output::Dialect::Cecp);
         self.engine.stop_and_wait();
         let _ = self.engine.take_outcome();
-        self.dialect = super::output::Dialect::Cecp;
         self.cecp = CecpState::default();
         // Keep the position, but as a fresh start: `undo` cannot go behind it.
         let fen = self.engine.game().fen();

@@ -162,8 +162,19 @@ impl Session {
         }
     }
 
+    /// A handshake of another dialect starts a new conversation: a search still running
+    /// from the old one is cancelled without its answer, since its lines would come in the
+    /// old dialect's format (found by the protocol fuzzer: seed 0x6c6f6e672014, sessions
+    /// 99 and 1149).
+    pub(super) fn enter_dialect(&mut self, dialect: Dialect) {
+        if self.dialect != dialect {
+            self.engine.cancel();
+        }
+        self.dialect = dialect;
+    }
+
     fn handshake_uci(&mut self) {
-        self.dialect = Dialect::Uci;
+        self.enter_dialect(Dialect::Uci);
         let o = &self.engine.options;
         send(&format!("id name {ENGINE_NAME}"));
         send(&format!("id author {AUTHOR}"));
@@ -204,7 +215,7 @@ impl Session {
     }
 
     fn handshake_ucci(&mut self) {
-        self.dialect = Dialect::Ucci;
+        self.enter_dialect(Dialect::Ucci);
         if self.engine.variant() != "xiangqi" {
             // UCCI is a Xiangqi protocol.
             let _ = self.engine.set_variant("xiangqi");

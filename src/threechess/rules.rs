@@ -95,7 +95,7 @@ impl Board {
         let m = match Move::parse(t) {
             Some(m) => m,
             None => {
-                let squares: Vec<&str> = if t.len() == 6 {
+                let squares: Vec<&str> = if t.len() == 6 && t.is_ascii() {
                     vec![&t[..3], &t[3..]]
                 } else {
                     t.split('-').collect()

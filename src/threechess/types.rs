@@ -275,7 +275,8 @@ impl Square {
     /// Reads a square name such as `BE2` (case-insensitive).
     pub fn parse(text: &str) -> Option<Square> {
         let b = text.as_bytes();
-        if b.len() != 3 {
+        // ASCII first: a byte count says nothing about where characters start.
+        if b.len() != 3 || !text.is_ascii() {
             return None;
         }
         let section = Player::parse(&text[..1])?;
