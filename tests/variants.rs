@@ -213,6 +213,16 @@ fn named_bad_inputs() {
         );
         assert_eq!(fen_shown(&mut e), before);
     }
+    if VARIANTS.contains(&"baroque") {
+        select(&mut e, "baroque");
+        let before = fen_shown(&mut e);
+        one_complaint(&mut e, &format!("position fen {xiangqi_start}"), "8 ranks");
+        one_complaint(&mut e, "position startpos moves e1e2", "e1e2");
+        // Black's king is gone: the game is over, no move is played.
+        let over = "cliw1ilf/pppppppp/8/8/8/8/PPPPPPPP/FLIWKILC w - - 0 1";
+        one_complaint(&mut e, &format!("position fen {over} moves a2a3"), "over");
+        assert_eq!(fen_shown(&mut e), before);
+    }
     assert_no_panic(&e);
 }
 
