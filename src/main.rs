@@ -10,6 +10,8 @@ fn usage() -> &'static str {
      jiang perft DEPTH [FEN]     count leaf nodes (divide) and report speed\n       \
      jiang bench [DEPTH]         fixed-depth search benchmark (node signature, nps)\n       \
      jiang tune GAMES [PASSES]   fit evaluation weights to game results (Texel)\n       \
+     jiang datagen GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB]\n       \
+                                 self-play training positions to stdout (FEN | score | result)\n       \
      jiang --version | --help"
 }
 
@@ -83,6 +85,23 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("datagen") => match jiang::xiangqi::datagen::parse_args(&args[1..]) {
+            Ok(config) => {
+                let stdout = std::io::stdout();
+                let mut out = std::io::BufWriter::new(stdout.lock());
+                match jiang::xiangqi::datagen::run(&config, &mut out) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("datagen: {e}");
+                        ExitCode::from(1)
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("{e}\n{}", usage());
+                ExitCode::from(2)
+            }
+        },
         Some("--version") | Some("-V") => {
             println!("{}", protocol::ENGINE_NAME);
             ExitCode::SUCCESS
