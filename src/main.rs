@@ -66,6 +66,9 @@ fn main() -> ExitCode {
             for line in protocol::bench_report(depth, &mut |l| eprintln!("{l}")) {
                 println!("{line}");
             }
+            for line in jiang::search::stats::report() {
+                eprintln!("{line}");
+            }
             ExitCode::SUCCESS
         }
         Some("tune") => {
