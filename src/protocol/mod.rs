@@ -190,6 +190,10 @@ impl Session {
             crate::engine::DEFAULT_CONTEMPT
         ));
         send("option name RepetitionJudge type check default true");
+        send(&format!(
+            "option name UseNNUE type check default {}",
+            crate::xiangqi::nnue::enabled()
+        ));
         send("uciok");
     }
 
@@ -222,6 +226,10 @@ impl Session {
             crate::engine::DEFAULT_CONTEMPT
         ));
         send("option repetitionjudge type check default true");
+        send(&format!(
+            "option usennue type check default {}",
+            crate::xiangqi::nnue::enabled()
+        ));
         send("ucciok");
     }
 
@@ -308,6 +316,11 @@ impl Session {
             "repetitionjudge" => {
                 if let Some(b) = flag() {
                     self.engine.options.repetition_judge = b;
+                }
+            }
+            "usennue" => {
+                if let Some(b) = flag() {
+                    crate::xiangqi::nnue::set_enabled(b);
                 }
             }
             "maxmovetime" => {

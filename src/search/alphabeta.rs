@@ -209,6 +209,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         on_info: Option<InfoCallback<'_, G::Move>>,
     ) -> SearchResult<G::Move> {
         pos.reserve(MAX_PLY + 8);
+        pos.prepare_search(MAX_PLY + 8);
         self.root_side = pos.side_index();
         let limits = self.shared.limits;
         let mut legal = MoveList::new();

@@ -8,6 +8,7 @@ pub mod eval;
 pub mod fen;
 mod game_impl;
 pub mod movegen;
+pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod rules;
