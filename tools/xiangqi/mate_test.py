@@ -5,7 +5,7 @@ and the best move must start a mate in N (checked with pyffish against the set's
 only when it is the same move; otherwise the engine's own PV is replayed).
 
 Usage:
-    python3 mate_test.py SET ENGINE [--movetime MS] [--option NAME=VALUE ...]
+    python3 mate_test.py SET ENGINE [--movetime MS | --nodes N] [--option NAME=VALUE ...]
 Prints one line per position and a summary; exits 1 if any position failed.
 """
 
@@ -37,6 +37,8 @@ def main():
     ap.add_argument("set")
     ap.add_argument("engine")
     ap.add_argument("--movetime", type=int, default=1000)
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="search this many nodes instead of --movetime (load-independent)")
     ap.add_argument("--option", action="append", default=[])
     a = ap.parse_args()
     p = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -73,7 +75,7 @@ def main():
         until("readyok")
         send(f"position fen {fen}")
         t0 = time.monotonic()
-        send(f"go movetime {a.movetime}")
+        send(f"go nodes {a.nodes}" if a.nodes else f"go movetime {a.movetime}")
         lines = until("bestmove")
         ms = (time.monotonic() - t0) * 1000
         got, pv, first_ms = None, [], None

@@ -376,3 +376,63 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod incremental_tests {
+    use super::*;
+    use crate::xiangqi::Move;
+
+    /// Make/unmake (and null moves) keep the accumulators equal to a fresh computation.
+    #[test]
+    fn incremental_updates_match_a_refresh() {
+        let net = &*NETWORK;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _game in 0..20 {
+            let mut pos = Position::startpos();
+            pos.set_nnue(true, 200);
+            let mut made: Vec<Option<Move>> = Vec::new();
+            for _ply in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if !pos.in_check() && next() % 8 == 0 {
+                    pos.make_null_move();
+                    made.push(None);
+                } else {
+                    // Prefer captures now and then, so that captured pieces are covered.
+                    let caps: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| pos.is_capture(m))
+                        .collect();
+                    let m = if !caps.is_empty() && next() % 2 == 0 {
+                        caps[(next() % caps.len() as u64) as usize]
+                    } else {
+                        moves.as_slice()[(next() % moves.len() as u64) as usize]
+                    };
+                    pos.make_move(m);
+                    made.push(Some(m));
+                }
+                let top = pos.nnue().expect("on").top();
+                let fresh = net.refresh(&pos);
+                assert!(top.0.iter().zip(fresh.0.iter()).all(|(a, b)| a.0 == b.0));
+            }
+            while let Some(m) = made.pop() {
+                match m {
+                    Some(m) => pos.unmake_move(m),
+                    None => pos.unmake_null_move(),
+                }
+                let top = pos.nnue().expect("on").top();
+                let fresh = net.refresh(&pos);
+                assert!(top.0.iter().zip(fresh.0.iter()).all(|(a, b)| a.0 == b.0));
+            }
+        }
+    }
+}

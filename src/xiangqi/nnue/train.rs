@@ -504,6 +504,59 @@ fn validate(p: &Params, samples: &[Sample], idx: &[u32], lambda: f32) -> f64 {
     run_slice(p, samples, idx, &mirrors, lambda, None) / idx.len().max(1) as f64
 }
 
+/// The sample as a FEN (board and side to move).
+fn sample_fen(s: &Sample) -> String {
+    let mut board = [None; 90];
+    for i in 0..usize::from(s.count) {
+        board[usize::from(s.squares[i])] = Some(s.pieces[i]);
+    }
+    let mut fen = String::new();
+    for rank in (0..10).rev() {
+        let mut empty = 0;
+        for file in 0..9 {
+            match board[rank * 9 + file] {
+                Some(p) => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    let c = PieceKind::ALL[usize::from(p) % 7].letter();
+                    fen.push(if p < 7 { c } else { c.to_ascii_lowercase() });
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen.push_str(if s.stm == 0 {
+        " w - - 0 1"
+    } else {
+        " b - - 0 1"
+    });
+    fen
+}
+
+/// Loss of the hand-written evaluation (`σ(eval / SCALE)`) on `idx`, for comparison.
+fn hce_loss(samples: &[Sample], idx: &[u32], lambda: f32) -> f64 {
+    let mut loss = 0.0f64;
+    let mut n = 0usize;
+    for &i in idx {
+        let s = &samples[i as usize];
+        if let Ok(pos) = crate::xiangqi::Position::from_fen(&sample_fen(s)) {
+            let e = crate::xiangqi::eval::evaluate(&pos) as f32;
+            let d = sigmoid(e / SCALE as f32) - target(s, lambda);
+            loss += f64::from(d * d);
+            n += 1;
+        }
+    }
+    loss / n.max(1) as f64
+}
+
 /// Trains a network as configured and writes it to `config.out`.
 pub fn run(config: &TrainConfig) -> Result<(), String> {
     let t0 = Instant::now();
@@ -542,8 +595,9 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let mut mirrors = vec![false; config.batch];
     let drops = [0.5, 0.75, 0.9];
     eprintln!(
-        "epoch 0: validation loss {:.6}",
-        validate(&params, &samples, &val_idx, config.lambda)
+        "epoch 0: validation loss {:.6} (hand-written evaluation: {:.6})",
+        validate(&params, &samples, &val_idx, config.lambda),
+        hce_loss(&samples, &val_idx, config.lambda)
     );
     for epoch in 0..config.epochs {
         let progress = epoch as f64 / config.epochs as f64;
@@ -625,6 +679,7 @@ mod tests {
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1 | -25 | 0.5";
         let s = parse_line(line).expect("valid line");
         assert_eq!((s.count, s.stm, s.score, s.result), (32, 1, -25, 1));
+        assert_eq!(sample_fen(&s), line.split(" | ").next().unwrap());
         assert!(parse_line("rnbakabnr/9 w | 1 | 1").is_none());
         assert!(parse_line("9/9/9/9/9/9/9/9/9/4K4 w - - 0 1 | x | 1").is_none());
         // The trainer's features are the engine's (`super::feature`), side to move first.
