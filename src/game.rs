@@ -42,7 +42,7 @@ pub struct GameEnd {
     /// `1/2-1/2`; games with other payoffs write their own (e.g. ThreeChess
     /// `blue 1 green -1 red 0`).
     pub result: String,
-    /// Why, in words: `Black is checkmated`, `White captures the king`.
+    /// Why, in words: `Red mates`, `White captures the king`.
     pub reason: String,
     /// Index of the winning player (`None`: a draw, or no single winner).
     pub winner: Option<usize>,
@@ -64,6 +64,21 @@ pub struct Divide {
     pub nodes: u64,
 }
 
+/// How XBoard (CECP) can show a game it does not know itself: the reply to
+/// `variant NAME` is `setup (PIECES) BOARD FEN` followed by one `piece` command per
+/// entry of `betza`.
+#[derive(Clone, Copy, Debug)]
+pub struct XboardVariant {
+    /// XBoard's piece-to-char table: a letter (or `.`) for each of XBoard's piece slots
+    /// `PNBRQFEACWMOHIJGDVLSU…`, the king last, White then Black (the slot picks the
+    /// picture: a squire drawn as a ferz, say).
+    pub pieces: &'static str,
+    /// Board size, holdings and parent variant, e.g. `8x8+0_fairy`.
+    pub board: &'static str,
+    /// Moves of the pieces XBoard does not know, as (`ID`, Betza): `("S&", "FD")`.
+    pub betza: &'static [(&'static str, &'static str)],
+}
+
 /// What the front end needs from a game: positions, moves, results and drawings.
 ///
 /// Nothing here is on a hot path: these are called once per protocol command.
@@ -80,6 +95,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// order (UCI: `wtime`/`winc` for the first player, `btime`/`binc` for the second).
     const CLOCK_KEYS: &'static [(&'static str, &'static str)] =
         &[("wtime", "winc"), ("btime", "binc")];
+    /// How XBoard shows the game when it does not know it by name (`None`: XBoard knows
+    /// it, as Xiangqi, or cannot show it).
+    const XBOARD: Option<XboardVariant> = None;
+    /// Names of the rule sets the game can be played by, the default first (empty: one
+    /// set of rules only).
+    const RULE_SETS: &'static [&'static str] = &[];
 
     /// The start position (for games without a fixed one, a sensible default).
     fn start_position() -> Self;
@@ -106,6 +127,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn perft(&mut self, depth: u32) -> u64;
     /// Makes room so that `plies` more moves allocate nothing.
     fn reserve(&mut self, plies: usize);
+    /// Plays the game by the rule set called `name` (one of [`Rules::RULE_SETS`]).
+    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
+        Err(format!("{} has no rule set called '{name}'", Self::NAME))
+    }
 
     /// perft with the count under each root move.
     fn divide(&mut self, depth: u32) -> Divide {

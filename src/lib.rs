@@ -1,13 +1,19 @@
-//! jiang (将): a Xiangqi engine.
+//! jiang (将): a Xiangqi engine that also plays the games it grew out of.
 //!
-//! * [`xiangqi`]: the rules — board, move generation, FEN.
-//! * [`perft`]: move-generator verification.
+//! Layers, bottom to top:
+//! * the games: [`xiangqi`] (one module per game), each implementing [`game::Rules`] and,
+//!   for two-player games the generic search plays, [`game::Game`];
+//! * [`search`]: the generic two-player search (PVS, quiescence, [`tt`], [`time`]);
+//! * [`engine`]: one facade over whichever game is being played ([`games`] lists them),
+//!   reporting structured events;
+//! * [`protocol`]: UCCI, UCI, CECP and the terminal, formatting those events.
 
 #![warn(missing_docs)]
 
 pub mod bench;
 pub mod engine;
 pub mod game;
+pub mod games;
 pub mod movelist;
 pub mod perft;
 pub mod protocol;

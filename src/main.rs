@@ -2,12 +2,11 @@
 //! (`jiang perft D [FEN]`, `jiang bench [D]`).
 
 use jiang::protocol;
-use jiang::xiangqi::Position;
 use std::process::ExitCode;
 
 fn usage() -> &'static str {
     "usage: jiang                    read UCCI/UCI/terminal commands from stdin\n       \
-     jiang perft DEPTH [FEN]     count leaf nodes (divide) and report speed\n       \
+     jiang perft [--variant NAME] DEPTH [FEN]\n                                 count leaf nodes (divide) and report speed\n       \
      jiang bench [DEPTH [hce|nnue]]  fixed-depth search benchmark (node signature, nps)\n       \
      jiang tune GAMES [PASSES]   fit evaluation weights to game results (Texel)\n       \
      jiang datagen GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB]\n       \
@@ -30,29 +29,42 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("perft") => {
-            let Some(depth) = args
-                .get(1)
+            // jiang perft [--variant NAME] DEPTH [FEN]
+            let mut rest = &args[1..];
+            let mut variant = jiang::games::DEFAULT_VARIANT;
+            if rest.first().map(String::as_str) == Some("--variant") {
+                let Some(v) = rest.get(1) else {
+                    eprintln!("--variant needs a name\n{}", usage());
+                    return ExitCode::from(2);
+                };
+                variant = v;
+                rest = &rest[2..];
+            }
+            let Some(depth) = rest
+                .first()
                 .and_then(|d| d.parse::<u32>().ok())
                 .filter(|d| *d <= 12)
             else {
                 eprintln!("perft needs a depth from 0 to 12\n{}", usage());
                 return ExitCode::from(2);
             };
-            let fen = args[2..].join(" ");
-            let pos = if fen.is_empty() {
-                Ok(Position::startpos())
-            } else {
-                Position::from_fen(&fen)
+            let Some(game) = jiang::games::new_session(variant) else {
+                eprintln!(
+                    "unknown variant '{variant}' (jiang plays {})",
+                    jiang::games::VARIANTS.join(", ")
+                );
+                return ExitCode::from(2);
             };
-            match pos {
-                Ok(mut pos) => {
-                    for line in protocol::perft_report(&mut pos, depth) {
+            let fen = rest[1..].join(" ");
+            match game.perft(depth, (!fen.is_empty()).then_some(fen.as_str())) {
+                Ok(report) => {
+                    for line in protocol::perft_lines(&report) {
                         println!("{line}");
                     }
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("bad FEN: {e}");
+                    eprintln!("{e}");
                     ExitCode::from(2)
                 }
             }

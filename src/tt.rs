@@ -4,6 +4,12 @@
 //! write (two threads storing at once) makes `check ^ data != key`, and the entry is simply
 //! not found. Four entries make a 64-byte bucket, one cache line.
 //!
+//! Memory: the buckets live in one allocation of zeroed pages that the kernel hands out
+//! lazily (nothing is written when the table is made, so even a 4 GiB table is ready at
+//! once and pages are faulted in by the search as it uses them), aligned to 2 MiB and,
+//! on Linux, marked for transparent huge pages. Emptying a large table swaps in a fresh
+//! allocation (see [`TranspositionTable::fresh`]) instead of writing zeros everywhere.
+//!
 //! `data` layout (bits):
 //! ```text
 //!  0..16  move (game's 16-bit code, 0 = none)
@@ -68,8 +74,115 @@ struct Bucket {
 
 /// The table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    memory: TableMemory,
     generation: AtomicU64,
+}
+
+/// Huge-page size: large tables are aligned to it.
+const HUGE_PAGE: usize = 2 * 1024 * 1024;
+
+/// Zeroed memory holding `len` buckets. Allocated as `u64`s (8-byte alignment, so the
+/// system allocator takes them from `calloc`, which maps fresh zero pages for large sizes
+/// instead of writing zeros), with the buckets placed at the first suitably aligned
+/// address inside.
+struct TableMemory {
+    raw: *mut u64,
+    raw_layout: std::alloc::Layout,
+    buckets: *const Bucket,
+    len: usize,
+}
+
+// SAFETY: the memory is owned by the table and only ever accessed through the
+// `AtomicU64`s of the buckets, so sharing and sending it between threads is as safe as
+// sharing `[Bucket]`.
+unsafe impl Send for TableMemory {}
+// SAFETY: as above.
+unsafe impl Sync for TableMemory {}
+
+impl TableMemory {
+    /// `len` zeroed buckets, or `None` when the memory cannot be had.
+    fn new(len: usize) -> Option<TableMemory> {
+        let bytes = len.checked_mul(std::mem::size_of::<Bucket>())?;
+        let align = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Bucket>()
+        };
+        let words = bytes.checked_add(align)? / 8;
+        let raw_layout = std::alloc::Layout::array::<u64>(words).ok()?;
+        // SAFETY: the layout has a non-zero size (at least one bucket plus alignment).
+        let raw = unsafe { std::alloc::alloc_zeroed(raw_layout) }.cast::<u64>();
+        if raw.is_null() {
+            return None;
+        }
+        let offset = (raw as usize).next_multiple_of(align) - raw as usize;
+        // SAFETY: `offset < align`, and the allocation has `bytes + align` bytes, so the
+        // buckets lie inside it; the address is aligned for `Bucket`; all-zero bytes are
+        // valid `AtomicU64`s.
+        let buckets = unsafe { raw.cast::<u8>().add(offset) }.cast::<Bucket>();
+        if bytes >= HUGE_PAGE {
+            advise_huge_pages(buckets.cast(), bytes);
+        }
+        Some(TableMemory {
+            raw,
+            raw_layout,
+            buckets,
+            len,
+        })
+    }
+
+    #[inline(always)]
+    fn buckets(&self) -> &[Bucket] {
+        // SAFETY: `buckets` points to `len` initialised (zeroed) buckets inside the live
+        // allocation; they are only accessed through atomics.
+        unsafe { std::slice::from_raw_parts(self.buckets, self.len) }
+    }
+}
+
+impl Drop for TableMemory {
+    fn drop(&mut self) {
+        // SAFETY: `raw` was allocated with `raw_layout` and is freed once.
+        unsafe { std::alloc::dealloc(self.raw.cast(), self.raw_layout) }
+    }
+}
+
+/// Asks Linux to back the table with transparent huge pages (when its policy is
+/// `madvise`): fewer TLB misses on probes and 512 times fewer page faults. A hint only;
+/// failure changes nothing.
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn advise_huge_pages(addr: *const u8, len: usize) {
+    const SYS_MADVISE: usize = 28;
+    const MADV_HUGEPAGE: usize = 14;
+    let ret: isize;
+    // SAFETY: madvise(2) with MADV_HUGEPAGE only changes how the kernel backs pages of
+    // this process's own mapping (`addr` is 2 MiB-aligned and `len` bytes lie inside our
+    // allocation); it reads and writes no user memory. The syscall clobbers rcx and r11.
+    unsafe {
+        std::arch::asm!(
+            "syscall",
+            inlateout("rax") SYS_MADVISE => ret,
+            in("rdi") addr,
+            in("rsi") len,
+            in("rdx") MADV_HUGEPAGE,
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+    if ret != 0 {
+        log::debug!("madvise(MADV_HUGEPAGE) returned {ret}");
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+fn advise_huge_pages(_addr: *const u8, _len: usize) {}
+
+/// The memory this machine can still give, in MiB (Linux `MemAvailable`), if known.
+pub fn available_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 /// Mate scores: a side mated at ply p scores `-(MATE - p)`.
@@ -101,32 +214,46 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn new_buckets(count: usize) -> Vec<Bucket> {
-    (0..count)
-        .map(|_| Bucket {
-            words: Default::default(),
-        })
-        .collect()
-}
-
 impl TranspositionTable {
-    /// A table of about `mb` mebibytes (at least one bucket).
-    pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: new_buckets(count),
+    /// A table of about `mb` mebibytes (at least one bucket), or `None` when the memory
+    /// cannot be had. Costs no time whatever the size: nothing is written.
+    pub fn try_new(mb: usize) -> Option<TranspositionTable> {
+        let count = (mb.max(1).checked_mul(1024 * 1024)? / std::mem::size_of::<Bucket>()).max(1);
+        Some(TranspositionTable {
+            memory: TableMemory::new(count)?,
             generation: AtomicU64::new(0),
-        }
+        })
+    }
+
+    /// A table of about `mb` mebibytes, for the engine's own fixed sizes (bench, tests).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; sizes that come from a user go through
+    /// [`TranspositionTable::try_new`].
+    pub fn new(mb: usize) -> TranspositionTable {
+        Self::try_new(mb).unwrap_or_else(|| panic!("cannot allocate a {mb} MiB hash table"))
+    }
+
+    /// An empty table of the same size, in fresh memory (`None` if it cannot be had).
+    /// For a large table this is much faster than [`TranspositionTable::clear`]: the new
+    /// pages are zeroed by the kernel when first used, and the old ones can be freed on
+    /// another thread.
+    pub fn fresh(&self) -> Option<TranspositionTable> {
+        Some(TranspositionTable {
+            memory: TableMemory::new(self.memory.len)?,
+            generation: AtomicU64::new(0),
+        })
     }
 
     /// Size in MiB.
     pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+        self.memory.len * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Empties the table.
+    /// Empties the table in place (writes every word: for small tables; large ones are
+    /// replaced by [`TranspositionTable::fresh`]).
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.memory.buckets() {
             for w in &b.words {
                 w.store(0, Ordering::Relaxed);
             }
@@ -145,8 +272,9 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        let idx = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[idx]
+        let buckets = self.memory.buckets();
+        let idx = ((key as u128 * buckets.len() as u128) >> 64) as usize;
+        &buckets[idx]
     }
 
     /// Hints the CPU to load the bucket of `key`.
@@ -272,9 +400,10 @@ impl TranspositionTable {
     /// Per-mille of the first 1000 entries (250 buckets) written by the current search.
     pub fn hashfull(&self) -> u32 {
         let gen = self.gen();
-        let n = self.buckets.len().min(250);
+        let buckets = self.memory.buckets();
+        let n = buckets.len().min(250);
         let mut used = 0;
-        for b in &self.buckets[..n] {
+        for b in &buckets[..n] {
             for i in 0..BUCKET {
                 let data = b.words[2 * i + 1].load(Ordering::Relaxed);
                 if data != 0 && data >> 58 == gen {
@@ -340,8 +469,28 @@ mod tests {
             );
         }
         assert!(tt.hashfull() > 500);
+        let fresh = tt.fresh().unwrap();
+        assert_eq!(fresh.size_mb(), tt.size_mb());
+        assert_eq!(fresh.hashfull(), 0);
+        assert!(fresh.probe(0x9e37_79b9_7f4a_7c15, 0).is_none());
         tt.clear();
         assert_eq!(tt.hashfull(), 0);
         assert!(tt.probe(0x9e37_79b9_7f4a_7c15, 0).is_none());
+    }
+
+    #[test]
+    fn large_tables_are_aligned_and_usable_at_both_ends() {
+        for mb in [3, 64] {
+            let tt = TranspositionTable::try_new(mb).unwrap();
+            let buckets = tt.memory.buckets();
+            assert_eq!(buckets.as_ptr() as usize % HUGE_PAGE, 0, "{mb} MiB");
+            assert_eq!(tt.size_mb(), mb);
+            // Keys landing in the first and the last bucket.
+            for key in [1u64, u64::MAX - 1] {
+                tt.store(key, 0, 9, 5, 0, 3, Bound::Exact);
+                assert_eq!(tt.probe(key, 0).unwrap().mv, 9);
+            }
+        }
+        assert!(TranspositionTable::try_new(usize::MAX / 2).is_none());
     }
 }

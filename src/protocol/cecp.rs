@@ -5,22 +5,27 @@
 //! board. The session keeps the position the game started from and the moves since, so
 //! that `undo` and `remove` can take moves back.
 //!
-//! Squares are ICCS with ranks 0-9 (on boards with exactly ten ranks XBoard counts them
-//! from 0), so `h2e2` is the central cannon. `setboard` takes XBoard's Xiangqi FEN
+//! Xiangqi squares are ICCS with ranks 0-9 (on boards with exactly ten ranks XBoard counts
+//! them from 0), so `h2e2` is the central cannon. `setboard` takes XBoard's Xiangqi FEN
 //! (`rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w 0 1`: `H`/`E` for
 //! horse and elephant, no castling or en-passant fields) as well as the usual one.
+//!
+//! The other games XBoard can show are announced in `variants=` and described to XBoard
+//! after `variant NAME` with `setup (PIECES) WxH+0_fairy FEN` and `piece` commands (see
+//! [`crate::game::XboardVariant`]); their squares are the usual `a1`-style ones.
 //!
 //! The search thread prints the engine's answer (`move M`, thinking lines); the session
 //! plays that move on its board before it handles the next command (see
 //! [`Session::cecp_absorb`]). Searches that are abandoned (`force`, `new`, `result`,
 //! `undo`, a move during analysis, `quit`) are cancelled without answering.
 
-use super::output::{cecp_result_claim, send, Dialect};
+use super::output::{cecp_answer, cecp_thinking, send};
 use super::parse::GoCommand;
 use super::{truncate, Session, ENGINE_NAME};
-use crate::engine::{MAX_HASH_MB, MAX_THREADS};
+use crate::engine::{Event, EventSink, MAX_HASH_MB, MAX_THREADS};
+use crate::games;
 use crate::xiangqi::fen::MAX_RULE60;
-use crate::xiangqi::{Color, Move, Position};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The clock rules set by `level` or `st`.
@@ -49,14 +54,15 @@ enum SearchKind {
 
 /// The CECP game and settings.
 pub struct CecpState {
-    /// The position of the last `new` or `setboard`.
-    base: Position,
+    /// The FEN of the last `setboard` (`None`: the game's start position after `new` or
+    /// `variant`).
+    base: Option<String>,
     /// The moves played since `base` (the engine's position is `base` plus these).
-    moves: Vec<Move>,
+    moves: Vec<String>,
     /// Force mode: play neither side.
     force: bool,
-    /// The side the engine plays when not in force mode.
-    engine_side: Color,
+    /// The player the engine plays when not in force mode (0 = White/Red).
+    engine_side: usize,
     /// Analyze mode.
     analyzing: bool,
     /// The running search, if any.
@@ -79,10 +85,10 @@ pub struct CecpState {
 impl Default for CecpState {
     fn default() -> Self {
         CecpState {
-            base: Position::startpos(),
+            base: None,
             moves: Vec::new(),
             force: false,
-            engine_side: Color::Black,
+            engine_side: 1,
             analyzing: false,
             search: None,
             post: false,
@@ -96,12 +102,42 @@ impl Default for CecpState {
     }
 }
 
+/// The games XBoard can show: Xiangqi (which it knows) and the two-player games that
+/// describe themselves with a `setup` (engine-defined variants, XBoard 4.8 and later).
+pub fn xboard_variants() -> Vec<&'static str> {
+    games::VARIANTS
+        .iter()
+        .copied()
+        .filter(|v| *v == "xiangqi" || games::new_session(v).is_some_and(|g| g.xboard().is_some()))
+        .collect()
+}
+
 /// The features announced in answer to `protover 2` (`done=1` last).
 pub fn features() -> String {
     format!(
-        "feature myname=\"{ENGINE_NAME}\" variants=\"xiangqi\" setboard=1 usermove=1 ping=1 \
-         playother=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 done=1"
+        "feature myname=\"{ENGINE_NAME}\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
+         playother=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 done=1",
+        xboard_variants().join(",")
     )
+}
+
+/// Whether a word looks like a coordinate move (`h2e2`, `a10b9`, `d4d2c`), for telling
+/// an illegal move from an unknown command.
+fn looks_like_move(w: &str) -> bool {
+    let b = w.as_bytes();
+    b.len() >= 4
+        && b.len() <= 7
+        && b[0].is_ascii_lowercase()
+        && b[1].is_ascii_digit()
+        && w.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// The fullmove number of a FEN (1 when it has none).
+fn fullmove_of(fen: &str) -> u32 {
+    fen.split_whitespace()
+        .nth(5)
+        .and_then(|f| f.parse().ok())
+        .unwrap_or(1)
 }
 
 /// Rewrites XBoard's Xiangqi FEN into one [`Position::from_fen`] reads: XBoard leaves out
@@ -171,14 +207,12 @@ impl Session {
     pub(super) fn start_cecp(&mut self) {
         self.engine.stop_and_wait();
         let _ = self.engine.take_outcome();
-        self.dialect = Dialect::Cecp;
+        self.dialect = super::output::Dialect::Cecp;
         self.cecp = CecpState::default();
-        self.cecp.base = self.engine.position.clone();
-        if self.cecp.base.game_ply() > 0 {
-            // Keep the position, but as a fresh start: `undo` cannot go behind it.
-            self.cecp.base = Position::from_fen(&self.engine.position.to_fen())
-                .unwrap_or_else(|_| Position::startpos());
-            self.engine.set_position(self.cecp.base.clone());
+        // Keep the position, but as a fresh start: `undo` cannot go behind it.
+        let fen = self.engine.game().fen();
+        if self.engine.set_position(Some(&fen), &[]).is_ok() {
+            self.cecp.base = Some(fen);
         }
     }
 
@@ -205,8 +239,7 @@ impl Session {
             "easy" => self.cecp.ponder = false,
             "new" => self.cecp_new(),
             "variant" => match arg {
-                Some("xiangqi") => {}
-                Some(v) => send(&format!("Error (unsupported variant): {}", truncate(v, 40))),
+                Some(v) => self.cecp_variant(v),
                 None => send("Error (missing argument): variant"),
             },
             "setboard" => self.cecp_setboard(args),
@@ -218,13 +251,13 @@ impl Session {
                 self.cecp_cancel();
                 self.cecp.analyzing = false;
                 self.cecp.force = false;
-                self.cecp.engine_side = self.engine.position.side_to_move();
+                self.cecp.engine_side = self.engine.game().player_to_move();
                 self.cecp_think();
             }
             "playother" => {
                 self.cecp_cancel();
                 self.cecp.force = false;
-                self.cecp.engine_side = self.engine.position.side_to_move().flip();
+                self.cecp.engine_side = 1 - self.engine.game().player_to_move().min(1);
             }
             "force" => {
                 if self.cecp.search == Some(SearchKind::Play) {
@@ -287,10 +320,10 @@ impl Session {
                 self.quit = true;
             }
             "memory" => match arg.and_then(|s| s.parse::<u64>().ok()) {
-                Some(mb) => {
-                    let mb = mb.clamp(1, MAX_HASH_MB as u64) as usize;
+                Some(asked) => {
+                    let mb = asked.clamp(1, MAX_HASH_MB as u64) as usize;
                     if mb != self.engine.options.hash_mb {
-                        self.engine.set_hash(mb);
+                        self.set_hash(asked.max(1) as i128, mb);
                     }
                 }
                 None => self.cecp_bad_argument(line),
@@ -310,7 +343,9 @@ impl Session {
                 self.cecp.analyzing = false;
                 return false;
             }
-            _ if Move::parse(cmd).is_ok() => self.cecp_usermove(cmd),
+            _ if self.engine.game().check_move(cmd).is_ok() || looks_like_move(cmd) => {
+                self.cecp_usermove(cmd)
+            }
             _ => send(&format!(
                 "Error (unknown command): {}",
                 truncate(line.trim(), 60)
@@ -326,12 +361,10 @@ impl Session {
         if let Some(outcome) = self.engine.take_outcome() {
             let kind = self.cecp.search.take();
             if let (Some(SearchKind::Play), true, Some(m)) =
-                (kind, outcome.answered, outcome.result.best_move)
+                (kind, outcome.answered, outcome.answer.best)
             {
-                if self.engine.position.is_legal(m) {
-                    self.cecp_play(m);
-                } else {
-                    log::error!("the engine's move {m} is not legal on the CECP board");
+                if let Err(e) = self.cecp_play(&m) {
+                    log::error!("the engine's move {m} is not legal on the CECP board: {e}");
                 }
             }
         }
@@ -350,25 +383,71 @@ impl Session {
         ));
     }
 
-    /// Plays a legal move on the game board.
-    fn cecp_play(&mut self, m: Move) {
+    /// Plays a move on the game board if it is legal.
+    fn cecp_play(&mut self, text: &str) -> Result<(), String> {
+        let m = self.engine.play(text)?;
         self.cecp.moves.push(m);
-        self.engine.position.make_move(m);
-        self.engine.banned.clear();
+        Ok(())
     }
 
-    /// Starts a new game record from `pos`.
-    fn cecp_set_game(&mut self, pos: Position) {
-        self.cecp.base = pos.clone();
+    /// Starts a new game record from `fen` (`None`: the start position); the FEN was
+    /// checked, or the start position is used.
+    fn cecp_set_game(&mut self, fen: Option<String>) {
+        let fen = match self.engine.set_position(fen.as_deref(), &[]) {
+            Ok(()) => fen,
+            Err(e) => {
+                log::error!("cannot set up the CECP game: {e}");
+                let _ = self.engine.set_position(None, &[]);
+                None
+            }
+        };
+        self.cecp.base = fen;
         self.cecp.moves.clear();
-        self.engine.set_position(pos);
+    }
+
+    /// `variant NAME`: switches the game and, for games XBoard does not know, describes
+    /// it (`setup` and `piece` commands).
+    fn cecp_variant(&mut self, name: &str) {
+        if !xboard_variants().contains(&name) {
+            send(&format!(
+                "Error (unsupported variant): {}",
+                truncate(name, 40)
+            ));
+            return;
+        }
+        self.cecp_cancel();
+        if self.engine.variant() != name {
+            if let Err(e) = self.engine.set_variant(name) {
+                send(&format!(
+                    "Error (unsupported variant): {}",
+                    truncate(&e, 60)
+                ));
+                return;
+            }
+        }
+        if let Some(x) = self.engine.game().xboard() {
+            send(&format!(
+                "setup ({}) {} {}",
+                x.pieces,
+                x.board,
+                self.engine.game().start_fen()
+            ));
+            for (id, betza) in x.betza {
+                send(&format!("piece {id} {betza}"));
+            }
+        }
+        self.cecp_set_game(None);
+        self.cecp.draw_offered = false;
+        if self.cecp.analyzing {
+            self.cecp_analyze();
+        }
     }
 
     fn cecp_new(&mut self) {
         self.cecp_cancel();
-        self.cecp_set_game(Position::startpos());
+        self.cecp_set_game(None);
         self.cecp.force = false;
-        self.cecp.engine_side = Color::Black;
+        self.cecp.engine_side = 1;
         self.cecp.depth = None;
         self.cecp.time = None;
         self.cecp.otim = None;
@@ -380,11 +459,15 @@ impl Session {
     }
 
     fn cecp_setboard(&mut self, args: &[&str]) {
-        let fen = normalize_fen(args);
-        match Position::from_fen(&fen) {
-            Ok(pos) => {
-                self.cecp_cancel();
-                self.cecp_set_game(pos);
+        let fen = if self.engine.variant() == "xiangqi" {
+            normalize_fen(args)
+        } else {
+            args.join(" ")
+        };
+        self.cecp_cancel();
+        match self.engine.set_position(Some(&fen), &[]) {
+            Ok(()) => {
+                self.cecp_set_game(Some(fen));
                 self.cecp.draw_offered = false;
                 if self.cecp.analyzing {
                     self.cecp_analyze();
@@ -397,20 +480,20 @@ impl Session {
     }
 
     fn cecp_usermove(&mut self, text: &str) {
-        let m = match self.engine.position.parse_legal_move(text) {
-            Ok(m) => m,
-            Err(_) => {
-                send(&format!("Illegal move: {}", truncate(text, 20)));
-                return;
-            }
-        };
+        if self.engine.game().check_move(text).is_err() {
+            send(&format!("Illegal move: {}", truncate(text, 20)));
+            return;
+        }
         // A move during analysis restarts it; one while the engine thinks (the GUI should
         // not send it) cancels the thought.
         self.cecp_cancel();
-        self.cecp_play(m);
+        if self.cecp_play(text).is_err() {
+            send(&format!("Illegal move: {}", truncate(text, 20)));
+            return;
+        }
         if self.cecp.analyzing {
             self.cecp_analyze();
-        } else if !self.cecp.force && self.engine.position.side_to_move() == self.cecp.engine_side {
+        } else if !self.cecp.force && self.engine.game().player_to_move() == self.cecp.engine_side {
             self.cecp_think();
         }
     }
@@ -422,12 +505,11 @@ impl Session {
         }
         self.cecp_cancel();
         let keep = self.cecp.moves.len() - n;
-        let mut pos = self.cecp.base.clone();
-        for &m in &self.cecp.moves[..keep] {
-            pos.make_move(m);
+        let moves: Vec<&str> = self.cecp.moves[..keep].iter().map(String::as_str).collect();
+        if let Err(e) = self.engine.set_position(self.cecp.base.as_deref(), &moves) {
+            log::error!("cannot replay the CECP game: {e}");
         }
         self.cecp.moves.truncate(keep);
-        self.engine.set_position(pos);
         if self.cecp.analyzing {
             self.cecp_analyze();
         }
@@ -463,7 +545,8 @@ impl Session {
                 go.increment = Some(inc);
                 if moves > 0 {
                     // Moves the side to move has made so far in this time control.
-                    let made = self.engine.position.fullmove().saturating_sub(1) % moves;
+                    let fullmove = fullmove_of(&self.engine.game().fen());
+                    let made = fullmove.saturating_sub(1) % moves;
                     go.moves_to_go = Some(moves - made);
                 }
             }
@@ -471,16 +554,42 @@ impl Session {
         go
     }
 
+    /// The sink of a CECP search: thinking lines (while playing only with `post`), notes
+    /// as comments, and for a game move its `move` line and result claim.
+    fn cecp_sink(&self, kind: SearchKind) -> EventSink {
+        let show_thinking = kind == SearchKind::Analyze || self.cecp.post;
+        Arc::new(move |event: Event<'_>| match event {
+            Event::Info(info) => {
+                if show_thinking && info.multipv == 1 {
+                    send(&cecp_thinking(info));
+                }
+            }
+            Event::Note(msg) => send(&format!("# {msg}")),
+            Event::Answer(answer) => {
+                if kind == SearchKind::Play {
+                    for line in cecp_answer(answer) {
+                        send(&line);
+                    }
+                }
+            }
+        })
+    }
+
     /// Starts the engine's move, or claims the result when it has none.
     fn cecp_think(&mut self) {
-        if let Some(claim) = cecp_result_claim(&self.engine.position) {
+        if self.engine.game().legal_moves().is_empty() {
+            let claim = self
+                .engine
+                .game()
+                .game_end()
+                .map_or_else(|| "# no move to play".to_string(), |end| end.to_string());
             send(&claim);
             return;
         }
         let go = self.cecp_go_command();
         log::debug!("cecp go: {go:?} (opponent's clock {:?})", self.cecp.otim);
-        self.engine.options.show_thinking = self.cecp.post;
-        self.engine.go(&go, Dialect::Cecp);
+        let sink = self.cecp_sink(SearchKind::Play);
+        self.engine.go(&go, sink);
         self.cecp.search = Some(SearchKind::Play);
         self.cecp.draw_offered = false;
     }
@@ -492,7 +601,8 @@ impl Session {
             infinite: true,
             ..GoCommand::default()
         };
-        self.engine.go(&go, Dialect::Cecp);
+        let sink = self.cecp_sink(SearchKind::Analyze);
+        self.engine.go(&go, sink);
         self.cecp.search = Some(SearchKind::Analyze);
     }
 }
@@ -507,6 +617,7 @@ mod tests {
 
     #[test]
     fn xboard_fens_are_read() {
+        use crate::xiangqi::{Color, Position};
         let fen = normalize_fen(&w(
             "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b 0 1",
         ));
@@ -540,6 +651,9 @@ mod tests {
         let f = features();
         assert!(f.starts_with("feature "));
         assert!(f.ends_with(" done=1"));
-        assert!(f.contains("variants=\"xiangqi\""));
+        assert!(f.contains("variants=\"xiangqi"));
+        assert!(looks_like_move("h2e2") && looks_like_move("a10b9") && looks_like_move("d4d2c"));
+        assert!(!looks_like_move("help") && !looks_like_move("e2") && !looks_like_move("h2-e2"));
+        assert_eq!(fullmove_of("4k3/8/8/8/8/8/8/4K3 b - - 3 17"), 17);
     }
 }

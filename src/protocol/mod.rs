@@ -1,41 +1,47 @@
 //! The protocol front end: reads commands from stdin, speaks UCCI, UCI or CECP (chosen by
 //! the first handshake: `ucci`, `uci` or `xboard`), and offers terminal commands (`d`,
-//! `help`, `moves`, `eval`, `perft`, `bench`) in every mode.
+//! `help`, `moves`, `eval`, `result`, `perft`, `bench`, `variant`) in every mode.
 //!
 //! The main thread reads input; searches run on their own thread (see [`Engine`]), so
-//! `isready`, `stop` and `ponderhit` are answered while thinking.
+//! `isready`, `stop` and `ponderhit` are answered while thinking. The engine reports
+//! through events; this layer turns them into each dialect's lines.
 
 pub mod cecp;
 pub mod output;
 pub mod parse;
 
 use crate::bench;
-use crate::engine::{Engine, MAX_HASH_MB, MAX_THREADS};
-use crate::perft;
-use crate::xiangqi::Position;
-use output::{info_string, send, Dialect};
+use crate::engine::{Engine, Event, EventSink, MAX_HASH_MB, MAX_THREADS};
+use crate::games;
+use crate::perft::PerftReport;
+use output::{format_bestmove, format_info, info_string, send, Dialect};
 use parse::{parse_bool, parse_go, parse_position, parse_setoption};
 use std::io::BufRead;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The `help` text.
 pub const HELP: &str = "\
-jiang - a Xiangqi (Chinese chess) engine. Coordinates: files a-i, ranks 0-9 from Red's side, moves like h2e2.
+jiang - a Xiangqi (Chinese chess) engine that also plays fairychess, microchess, baroque and
+threechess (whichever of them this build lists under 'variant').
+Xiangqi coordinates: files a-i, ranks 0-9 from Red's side, moves like h2e2.
 
 Protocols (chosen by the first command):
-  ucci                 UCCI 3.0 (ElephantEye-style GUIs)
-  uci                  UCI as Pikafish speaks it (ranks 0-9)
+  ucci                 UCCI 3.0 (ElephantEye-style GUIs; Xiangqi only)
+  uci                  UCI as Pikafish speaks it (ranks 0-9); other games with
+                       setoption name UCI_Variant value NAME
   xboard               CECP, the XBoard/WinBoard protocol version 2 (ranks 0-9)
 
 Commands:
+  variant [NAME]       show or switch the game (start position, hash cleared)
   position startpos|fen FEN [moves M...]   set the position (FEN after the last capture + moves)
-  go [depth D|nodes N|movetime MS|infinite|time T ...]   search and answer 'bestmove' (plain go: 5 s)
+  go [depth D|nodes N|movetime MS|infinite|wtime T ...]   search and answer 'bestmove' (plain go: 5 s)
   stop                 answer at once            isready    -> readyok
   banmoves M...        (UCCI) forbid root moves  setoption  set an option (see 'uci'/'ucci')
   d                    draw the board            moves      list the legal moves
   eval                 evaluation breakdown      perft D    count leaf nodes (divide)
-  result               is the game over, and why (mate, perpetual check/chase, 60 moves)
-  bench [D]            fixed-depth benchmark     help       this text
+  result               is the game over, and why (mate, king capture, repetition, move limits)
+  bench [D]            Xiangqi search benchmark  help       this text
   quit                 exit";
 
 /// Engine name and version as announced.
@@ -131,24 +137,17 @@ impl Session {
                 self.quit = true;
             }
             "probe" => self.probe(args),
-            "d" | "display" => send(&crate::xiangqi::display::board_diagram(
-                &self.engine.position,
-            )),
+            "d" | "display" => send(&self.engine.game().diagram()),
             "moves" => {
-                let moves: Vec<String> = self
-                    .engine
-                    .position
-                    .legal_moves()
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect();
+                let moves = self.engine.game().legal_moves();
                 send(&format!("{} legal moves: {}", moves.len(), moves.join(" ")));
             }
-            "eval" => send(&crate::xiangqi::eval::trace(&self.engine.position)),
-            "result" => send(&match self.engine.position.game_result() {
+            "eval" => send(&self.engine.game().eval_report()),
+            "result" => send(&match self.engine.game().game_end() {
                 Some(end) => end.to_string(),
                 None => "* {game not over}".to_string(),
             }),
+            "variant" => self.variant_command(args),
             "perft" => self.perft(args.first().copied(), &args[args.len().min(1)..]),
             "bench" => self.bench(args),
             "help" | "?" => send(HELP),
@@ -194,11 +193,23 @@ impl Session {
             "option name UseNNUE type check default {}",
             crate::xiangqi::nnue::enabled()
         ));
+        send(&rules_option("option name Rules"));
+        let vars: Vec<String> = games::VARIANTS.iter().map(|v| format!("var {v}")).collect();
+        send(&format!(
+            "option name UCI_Variant type combo default {} {}",
+            games::DEFAULT_VARIANT,
+            vars.join(" ")
+        ));
         send("uciok");
     }
 
     fn handshake_ucci(&mut self) {
         self.dialect = Dialect::Ucci;
+        if self.engine.variant() != "xiangqi" {
+            // UCCI is a Xiangqi protocol.
+            let _ = self.engine.set_variant("xiangqi");
+            info_string("UCCI plays Xiangqi only: switched to xiangqi");
+        }
         send(&format!("id name {ENGINE_NAME}"));
         send("id copyright 2026 the jiang developers");
         send(&format!("id author {AUTHOR}"));
@@ -229,6 +240,15 @@ impl Session {
         send(&format!(
             "option usennue type check default {}",
             crate::xiangqi::nnue::enabled()
+        ));
+        send(&format!(
+            "option rules type combo {} default {}",
+            crate::xiangqi::RuleSet::NAMES
+                .iter()
+                .map(|n| format!("var {n}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            crate::xiangqi::RuleSet::NAMES[0]
         ));
         send("ucciok");
     }
@@ -267,14 +287,25 @@ impl Session {
         };
         match key.as_str() {
             "hash" | "hashsize" => {
-                if let Some(mb) = number(0, MAX_HASH_MB as u64) {
-                    let mb = if mb == 0 {
+                // Sizes above what the machine can give are clamped by `set_hash`, which
+                // says so once; only a value that is not a size at all is refused here.
+                match value.trim().parse::<i128>() {
+                    Ok(v) if v < 0 => info_string(&format!(
+                        "{name} {v} is out of range, using {}",
                         crate::engine::DEFAULT_HASH_MB
-                    } else {
-                        mb as usize
-                    };
-                    self.engine.set_hash(mb);
+                    )),
+                    Ok(_) => {}
+                    Err(_) => {
+                        info_string(&format!("{name} needs a number, got '{value}'"));
+                        return;
+                    }
                 }
+                let (asked, mb) = match value.trim().parse::<i128>() {
+                    Ok(v) if v <= 0 => (v, crate::engine::DEFAULT_HASH_MB),
+                    Ok(v) => (v, v.min(MAX_HASH_MB as i128) as usize),
+                    Err(_) => return,
+                };
+                self.set_hash(asked.max(mb as i128), mb);
             }
             "threads" => {
                 if let Some(n) = number(0, MAX_THREADS as u64) {
@@ -333,9 +364,10 @@ impl Session {
                     self.engine.options.multipv = n as usize;
                 }
             }
-            "uci_variant" | "ucivariant" => {
-                if !value.eq_ignore_ascii_case("xiangqi") {
-                    info_string(&format!("only xiangqi is supported, not '{value}'"));
+            "ucivariant" | "variant" => self.select_variant(value.trim()),
+            "rules" => {
+                if let Err(e) = self.engine.set_rules(value.trim()) {
+                    self.complain(&format!("{} (rules unchanged)", truncate(&e, 200)));
                 }
             }
             "usebook" => {
@@ -353,35 +385,104 @@ impl Session {
         }
     }
 
-    fn position(&mut self, args: &[&str]) {
-        match parse_position(args) {
-            Ok(pos) => {
-                self.engine.set_position(pos);
+    /// `variant NAME` at the terminal (and in CECP, see `cecp.rs`): lists the games
+    /// without a name.
+    fn variant_command(&mut self, args: &[&str]) {
+        match args {
+            [] => send(&format!(
+                "variant {} (jiang plays {})",
+                self.engine.variant(),
+                games::VARIANTS.join(", ")
+            )),
+            [name] => self.select_variant(name),
+            _ => self.complain("variant takes one name"),
+        }
+    }
+
+    /// Switches the game (start position, cleared hash). UCCI is Xiangqi-only.
+    fn select_variant(&mut self, name: &str) {
+        if self.dialect == Dialect::Ucci && !name.eq_ignore_ascii_case("xiangqi") {
+            self.complain(&format!(
+                "UCCI plays Xiangqi only; use UCI (uci, then setoption name UCI_Variant value {})",
+                truncate(name, 20)
+            ));
+            return;
+        }
+        match self.engine.set_variant(name) {
+            Ok(()) => {
                 self.go_since_position = false;
+                if self.dialect == Dialect::Terminal {
+                    send(&format!("variant {}", self.engine.variant()));
+                }
             }
-            Err(e) => self.complain(&format!("position refused, previous one kept: {e}")),
+            Err(e) => self.complain(&format!("{} (game unchanged)", truncate(&e, 200))),
+        }
+    }
+
+    /// Resizes the hash table to `mb` MiB (the user `asked` for that or more), telling
+    /// the user when the size used differs from the one asked for.
+    pub(super) fn set_hash(&mut self, asked: i128, mb: usize) {
+        match self.engine.set_hash(mb) {
+            Ok(used) if used as i128 != asked => self.complain(&format!(
+                "hash {asked} MiB is out of range (more than this machine can give); using {used} MiB"
+            )),
+            Ok(_) => {}
+            Err(e) => self.complain(&e),
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let result = parse_position(args).and_then(|p| {
+            self.engine
+                .set_position(p.fen.as_deref(), &p.move_texts())
+                .map_err(|e| format!("{e} ({})", self.engine.variant()))
+        });
+        match result {
+            Ok(()) => self.go_since_position = false,
+            Err(e) => self.complain(&format!(
+                "position refused, previous one kept: {}",
+                truncate(&e, 300)
+            )),
         }
     }
 
     fn banmoves(&mut self, args: &[&str]) {
-        let mut banned = Vec::new();
-        for text in args {
-            match self.engine.position.parse_legal_move(text) {
-                Ok(m) => banned.push(m),
-                Err(e) => self.complain(&format!("banmoves: {e}")),
-            }
+        for e in self.engine.ban_moves(args) {
+            self.complain(&format!("banmoves: {}", truncate(&e, 100)));
         }
-        self.engine.banned = banned;
+    }
+
+    /// The sink that prints a search's events in this session's dialect (the terminal
+    /// gets UCI's lines).
+    fn sink(&self) -> EventSink {
+        let dialect = match self.dialect {
+            Dialect::Terminal => Dialect::Uci,
+            d => d,
+        };
+        Arc::new(move |event: Event<'_>| match event {
+            Event::Info(info) => {
+                for line in format_info(dialect, info) {
+                    send(&line);
+                }
+            }
+            Event::Note(msg) => info_string(msg),
+            Event::Answer(answer) => send(&format_bestmove(dialect, answer)),
+        })
     }
 
     fn go(&mut self, args: &[&str]) {
-        let red = self.engine.position.side_to_move() == crate::xiangqi::Color::Red;
+        let game = self.engine.game();
+        let keys = game
+            .clock_keys()
+            .get(game.player_to_move())
+            .copied()
+            .unwrap_or(("wtime", "winc"));
         let unit = if self.dialect == Dialect::Ucci && !self.engine.options.use_millisec {
             1000
         } else {
             1
         };
-        let go = parse_go(args, red, unit);
+        let go = parse_go(args, keys, unit);
         for w in &go.warnings {
             self.complain(&format!("go: {w}"));
         }
@@ -393,7 +494,7 @@ impl Session {
         if go.depth == Some(0) && self.dialect == Dialect::Ucci {
             // UCCI: depth 0 asks only for the static evaluation.
             self.engine.stop_and_wait();
-            let eval = crate::game::Game::evaluate(&self.engine.position);
+            let eval = self.engine.game().static_eval().unwrap_or(0);
             send(&format!("info depth 0 score {}", output::ucci_score(eval)));
             send("nobestmove");
             return;
@@ -402,30 +503,33 @@ impl Session {
         if go.depth == Some(0) {
             go.depth = Some(1);
         }
-        let dialect = match self.dialect {
-            Dialect::Terminal => Dialect::Uci,
-            d => d,
-        };
-        self.engine.go(&go, dialect);
+        let sink = self.sink();
+        self.engine.go(&go, sink);
         if self.batch {
             self.engine.wait();
         }
     }
 
     fn probe(&mut self, args: &[&str]) {
-        let pos = if args.is_empty() {
-            Ok(self.engine.position.clone())
+        let command = if args.is_empty() {
+            None
         } else {
-            parse_position(args)
+            match parse_position(args) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    self.complain(&format!("probe: {e}"));
+                    return;
+                }
+            }
         };
-        match pos {
-            Ok(pos) => {
+        let texts = command.as_ref().map(|p| p.move_texts()).unwrap_or_default();
+        let setup = command.as_ref().map(|p| (p.fen.as_deref(), &texts[..]));
+        match self.engine.probe(setup) {
+            Ok(entry) => {
                 let mut line = "pophash".to_string();
-                if let Some(e) = self.engine.tt().probe(pos.key(), 0) {
-                    if let Some(m) = crate::xiangqi::Move::from_u16(e.mv) {
-                        if pos.is_legal(m) {
-                            line.push_str(&format!(" bestmove {m}"));
-                        }
+                if let Some(e) = entry {
+                    if let Some(m) = e.best {
+                        line.push_str(&format!(" bestmove {m}"));
                     }
                     let v = output::ucci_score(e.score);
                     use crate::tt::Bound;
@@ -438,7 +542,7 @@ impl Session {
                 }
                 send(&line);
             }
-            Err(e) => self.complain(&format!("probe: {e}")),
+            Err(e) => self.complain(&format!("probe: {}", truncate(&e, 200))),
         }
     }
 
@@ -450,20 +554,14 @@ impl Session {
             self.complain("perft needs a depth from 0 to 12");
             return;
         };
-        self.engine.stop_and_wait();
-        let mut pos = if fen.is_empty() {
-            self.engine.position.clone()
-        } else {
-            match Position::from_fen(&fen.join(" ")) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.complain(&format!("perft: bad FEN: {e}"));
-                    return;
+        let fen = (!fen.is_empty()).then(|| fen.join(" "));
+        match self.engine.perft(depth, fen.as_deref()) {
+            Ok(report) => {
+                for line in perft_lines(&report) {
+                    send(&line);
                 }
             }
-        };
-        for line in perft_report(&mut pos, depth) {
-            send(&line);
+            Err(e) => self.complain(&format!("perft: {}", truncate(&e, 200))),
         }
     }
 
@@ -483,9 +581,8 @@ impl Session {
     }
 }
 
-/// Runs perft with divide and returns the report lines.
-pub fn perft_report<R: crate::game::Rules>(pos: &mut R, depth: u32) -> Vec<String> {
-    let r = perft::divide(pos, depth);
+/// The lines of a perft report: `move: count` per root move, then the total and speed.
+pub fn perft_lines(r: &PerftReport) -> Vec<String> {
     let mut lines: Vec<String> = r.divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
     lines.push(String::new());
     lines.push(format!("Nodes searched: {}", r.nodes));
@@ -510,6 +607,17 @@ pub fn bench_report(depth: i32, progress: &mut dyn FnMut(&str)) -> Vec<String> {
         format!("Nodes/second    : {}", r.nps()),
         format!("Bench: {} nodes {} nps", r.nodes, r.nps()),
     ]
+}
+
+/// The `Rules` option line (Xiangqi's rule sets, default first).
+fn rules_option(prefix: &str) -> String {
+    let names = crate::xiangqi::RuleSet::NAMES;
+    let vars: Vec<String> = names.iter().map(|n| format!("var {n}")).collect();
+    format!(
+        "{prefix} type combo default {} {}",
+        names[0],
+        vars.join(" ")
+    )
 }
 
 fn truncate(s: &str, n: usize) -> String {

@@ -1,7 +1,8 @@
-//! Formatting of engine→GUI lines, and the single writer that owns stdout.
+//! Formatting of engine→GUI lines (from the engine's structured events), and the single
+//! writer that owns stdout.
 
-use crate::search::{Score, ScoreBound, SearchInfo, SearchResult};
-use crate::xiangqi::{Color, Move, Position};
+use crate::engine::{Answer, InfoReport};
+use crate::search::{Score, ScoreBound};
 use std::io::Write;
 
 /// The protocol spoken on stdin/stdout.
@@ -55,7 +56,7 @@ pub fn cecp_score(score: Score) -> i64 {
 
 /// A CECP thinking line: `ply score time(cs) nodes pv`; a fail-low pv ends in `?`, a
 /// fail-high one in `!`.
-pub fn cecp_thinking(info: &SearchInfo<Move>) -> String {
+pub fn cecp_thinking(info: &InfoReport) -> String {
     let mark = match info.bound {
         ScoreBound::Exact => "",
         ScoreBound::Lower => "!",
@@ -71,52 +72,33 @@ pub fn cecp_thinking(info: &SearchInfo<Move>) -> String {
     )
 }
 
-/// The CECP result claim when the side to move has no legal move (checkmated or
-/// stalemated: both lose in Xiangqi), e.g. `0-1 {Black mates}`; `None` while it can move.
-pub fn cecp_result_claim(pos: &Position) -> Option<String> {
-    if pos.has_legal_move() {
-        return None;
-    }
-    let (result, winner, loser) = match pos.side_to_move() {
-        Color::Red => ("0-1", "Black", "Red"),
-        Color::Black => ("1-0", "Red", "Black"),
-    };
-    Some(if pos.in_check() {
-        format!("{result} {{{winner} mates}}")
-    } else {
-        format!("{result} {{{loser} has no legal move}}")
-    })
-}
-
 /// The lines that end a CECP game search: `offer draw` (accepting the opponent's offer)
-/// and `move M`, followed by a result claim when the move mates or stalemates; or only
-/// the claim when the engine has no legal move.
-pub fn cecp_answer(pos: &Position, result: &SearchResult<Move>, draw: bool) -> Vec<String> {
-    let Some(m) = result.best_move else {
-        return vec![cecp_result_claim(pos).unwrap_or_else(|| "# no move to play".to_string())];
+/// and `move M`, followed by the result claim when the move ends the game; or only the
+/// claim when the engine has no legal move.
+pub fn cecp_answer(answer: &Answer) -> Vec<String> {
+    let Some(m) = &answer.best else {
+        return vec![answer
+            .end_now
+            .as_ref()
+            .map_or_else(|| "# no move to play".to_string(), |end| end.to_string())];
     };
     let mut lines = Vec::new();
-    if draw {
+    if answer.offer_draw {
         lines.push("offer draw".to_string());
     }
-    lines.push(format_bestmove(Dialect::Cecp, result, draw));
-    let mut after = pos.clone();
-    if after.is_legal(m) {
-        after.make_move(m);
-        lines.extend(cecp_result_claim(&after));
+    lines.push(format!("move {m}"));
+    if let Some(end) = &answer.end_after {
+        lines.push(end.to_string());
     }
     lines
 }
 
-fn pv_text(pv: &[Move]) -> String {
-    pv.iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+fn pv_text(pv: &[String]) -> String {
+    pv.join(" ")
 }
 
 /// The `info` lines for one report.
-pub fn format_info(dialect: Dialect, info: &SearchInfo<Move>) -> Vec<String> {
+pub fn format_info(dialect: Dialect, info: &InfoReport) -> Vec<String> {
     // Only UCI has MultiPV; the other protocols show the best line.
     if info.multipv > 1 && !matches!(dialect, Dialect::Uci | Dialect::Terminal) {
         return Vec::new();
@@ -142,7 +124,7 @@ pub fn format_info(dialect: Dialect, info: &SearchInfo<Move>) -> Vec<String> {
                 ScoreBound::Lower => " lowerbound",
                 ScoreBound::Upper => " upperbound",
             };
-            vec![format!(
+            let mut lines = vec![format!(
                 "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
                 info.depth,
                 info.seldepth,
@@ -152,25 +134,35 @@ pub fn format_info(dialect: Dialect, info: &SearchInfo<Move>) -> Vec<String> {
                 info.hashfull,
                 info.time_ms,
                 pv_text(&info.pv)
-            )]
+            )];
+            if !info.player_scores.is_empty() {
+                let scores: Vec<String> = info
+                    .player_scores
+                    .iter()
+                    .map(|(name, v)| format!("{name} {v}"))
+                    .collect();
+                lines.push(format!("info string scores {}", scores.join(" ")));
+            }
+            lines
         }
         Dialect::Cecp => vec![cecp_thinking(info)],
     }
 }
 
-/// The final line of a search. `draw` appends UCCI's draw offer/acceptance.
-pub fn format_bestmove(dialect: Dialect, result: &SearchResult<Move>, draw: bool) -> String {
-    match (dialect, result.best_move) {
+/// The final line of a search in UCI or UCCI (UCCI appends `draw` to offer or accept a
+/// draw).
+pub fn format_bestmove(dialect: Dialect, answer: &Answer) -> String {
+    match (dialect, &answer.best) {
         (Dialect::Cecp, Some(m)) => format!("move {m}"),
         (Dialect::Cecp, None) => "# no move to play".to_string(),
         (Dialect::Ucci, None) => "nobestmove".to_string(),
         (_, None) => "bestmove (none)".to_string(),
         (d, Some(m)) => {
             let mut s = format!("bestmove {m}");
-            if let Some(p) = result.ponder_move {
+            if let Some(p) = &answer.ponder {
                 s.push_str(&format!(" ponder {p}"));
             }
-            if draw && d == Dialect::Ucci {
+            if answer.offer_draw && d == Dialect::Ucci {
                 s.push_str(" draw");
             }
             s
@@ -184,8 +176,7 @@ mod tests {
 
     #[test]
     fn ucci_has_no_cp_and_uci_has_it() {
-        let m = Move::parse("h2e2").unwrap();
-        let info = SearchInfo {
+        let info = InfoReport {
             depth: 5,
             seldepth: 9,
             score: Score::Cp(40),
@@ -196,26 +187,43 @@ mod tests {
             nps: 100_000,
             hashfull: 3,
             multipv: 1,
-            pv: vec![m],
+            pv: vec!["h2e2".to_string()],
+            player_scores: Vec::new(),
         };
         let ucci = format_info(Dialect::Ucci, &info);
         assert_eq!(ucci[1], "info depth 5 score 10 pv h2e2");
         assert!(ucci[0].starts_with("info time 10 nodes 1000"));
         let uci = format_info(Dialect::Uci, &info);
+        assert_eq!(uci.len(), 1);
         assert!(uci[0].contains(" score cp 40 nodes 1000 nps 100000 hashfull 3 time 10 pv h2e2"));
+        let three = InfoReport {
+            player_scores: vec![("blue", 12), ("green", -3), ("red", -9)],
+            ..info
+        };
+        let uci = format_info(Dialect::Uci, &three);
+        assert_eq!(uci[1], "info string scores blue 12 green -3 red -9");
     }
 
     #[test]
     fn no_move_answers() {
-        let r = SearchResult::<Move> {
-            best_move: None,
-            ponder_move: None,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: vec![],
+        let r = Answer::default();
+        assert_eq!(format_bestmove(Dialect::Ucci, &r), "nobestmove");
+        assert_eq!(format_bestmove(Dialect::Uci, &r), "bestmove (none)");
+        assert_eq!(cecp_answer(&r), ["# no move to play"]);
+        let r = Answer {
+            best: Some("h2e2".into()),
+            ponder: Some("h7e7".into()),
+            offer_draw: true,
+            ..Answer::default()
         };
-        assert_eq!(format_bestmove(Dialect::Ucci, &r, false), "nobestmove");
-        assert_eq!(format_bestmove(Dialect::Uci, &r, false), "bestmove (none)");
+        assert_eq!(
+            format_bestmove(Dialect::Ucci, &r),
+            "bestmove h2e2 ponder h7e7 draw"
+        );
+        assert_eq!(
+            format_bestmove(Dialect::Uci, &r),
+            "bestmove h2e2 ponder h7e7"
+        );
+        assert_eq!(cecp_answer(&r), ["offer draw", "move h2e2"]);
     }
 }

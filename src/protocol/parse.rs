@@ -2,49 +2,8 @@
 //! `setoption`). They build a fresh value and return a one-line error on bad input; the
 //! caller commits only on success.
 
-use crate::xiangqi::{Move, Position, START_FEN};
+pub use crate::engine::GoCommand;
 use std::time::Duration;
-
-/// A parsed `go` command (both dialects; times already in milliseconds).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoCommand {
-    /// `ponder`: the clock does not run until `ponderhit`.
-    pub ponder: bool,
-    /// `draw` (UCCI): the opponent offers a draw.
-    pub draw_offered: bool,
-    /// `depth D`.
-    pub depth: Option<i32>,
-    /// `nodes N`.
-    pub nodes: Option<u64>,
-    /// `infinite`.
-    pub infinite: bool,
-    /// Our remaining time (`time`, or `wtime`/`btime` for the side to move).
-    pub time_left: Option<Duration>,
-    /// Our increment.
-    pub increment: Option<Duration>,
-    /// `movestogo`.
-    pub moves_to_go: Option<u32>,
-    /// `movetime`.
-    pub move_time: Option<Duration>,
-    /// `searchmoves …` (UCI), as text.
-    pub search_moves: Vec<String>,
-    /// `perft D`: run perft instead of a search.
-    pub perft: Option<u32>,
-    /// Keywords or numbers that could not be understood (reported, not fatal).
-    pub warnings: Vec<String>,
-}
-
-impl GoCommand {
-    /// Whether the command sets no limit at all (plain `go`).
-    pub fn has_no_limit(&self) -> bool {
-        self.depth.is_none()
-            && self.nodes.is_none()
-            && !self.infinite
-            && self.time_left.is_none()
-            && self.move_time.is_none()
-            && self.perft.is_none()
-    }
-}
 
 /// Reads a non-negative number; negative clock values (seen from some GUIs when a flag
 /// falls) count as 0.
@@ -62,10 +21,12 @@ fn number(tok: Option<&&str>) -> Option<u64> {
         .map(|v| v.clamp(0.0, 1e15) as u64)
 }
 
-/// Parses the words after `go`. `red_to_move` picks `wtime`/`btime`; `unit_ms` is the
-/// multiplier for UCCI's `time`/`increment`/`opptime` (1 in milliseconds mode, 1000 in
-/// seconds mode); UCI times are always milliseconds.
-pub fn parse_go(words: &[&str], red_to_move: bool, unit_ms: u64) -> GoCommand {
+/// Parses the words after `go`. `clock_keys` are the keywords of the side to move's time
+/// and increment (`wtime`/`winc` for the first player of a two-player game, `btime`/`binc`
+/// for the second; ThreeChess: `btime`/`gtime`/`rtime`); the other players' clocks are
+/// read and ignored. `unit_ms` is the multiplier for UCCI's `time`/`increment`/`opptime`
+/// (1 in milliseconds mode, 1000 in seconds mode); UCI times are always milliseconds.
+pub fn parse_go(words: &[&str], clock_keys: (&str, &str), unit_ms: u64) -> GoCommand {
     let mut go = GoCommand::default();
     let mut i = 0;
     let ms = |v: u64, unit: u64| Duration::from_millis(v.saturating_mul(unit));
@@ -79,8 +40,8 @@ pub fn parse_go(words: &[&str], red_to_move: bool, unit_ms: u64) -> GoCommand {
             "draw" => go.draw_offered = true,
             "infinite" => go.infinite = true,
             "depth" | "nodes" | "time" | "movestogo" | "increment" | "opptime" | "oppmovestogo"
-            | "oppincrement" | "wtime" | "btime" | "winc" | "binc" | "movetime" | "perft"
-            | "mate" => {
+            | "oppincrement" | "wtime" | "btime" | "gtime" | "rtime" | "winc" | "binc" | "ginc"
+            | "rinc" | "movetime" | "perft" | "mate" => {
                 consumed = 2;
                 match number(next) {
                     None => bad_value = true,
@@ -91,21 +52,20 @@ pub fn parse_go(words: &[&str], red_to_move: bool, unit_ms: u64) -> GoCommand {
                         "time" => go.time_left = Some(ms(v, unit_ms)),
                         "increment" => go.increment = Some(ms(v, unit_ms)),
                         "movestogo" => go.moves_to_go = Some(v.min(10_000) as u32),
-                        "wtime" if red_to_move => go.time_left = Some(ms(v, 1)),
-                        "btime" if !red_to_move => go.time_left = Some(ms(v, 1)),
-                        "winc" if red_to_move => go.increment = Some(ms(v, 1)),
-                        "binc" if !red_to_move => go.increment = Some(ms(v, 1)),
                         "movetime" => go.move_time = Some(ms(v, 1)),
+                        k if k == clock_keys.0 => go.time_left = Some(ms(v, 1)),
+                        k if k == clock_keys.1 => go.increment = Some(ms(v, 1)),
                         "perft" => go.perft = Some(v.min(20) as u32),
-                        // The opponent's clock does not change our allocation.
+                        // The opponents' clocks do not change our allocation.
                         _ => {}
                     },
                 }
             }
             "searchmoves" => {
                 consumed = 1;
+                // The moves run to the next keyword; the game checks them.
                 while let Some(m) = words.get(i + consumed) {
-                    if Move::parse(m).is_err() {
+                    if is_keyword(m) {
                         break;
                     }
                     go.search_moves.push(m.to_string());
@@ -144,8 +104,12 @@ fn is_keyword(w: &str) -> bool {
             | "oppincrement"
             | "wtime"
             | "btime"
+            | "gtime"
+            | "rtime"
             | "winc"
             | "binc"
+            | "ginc"
+            | "rinc"
             | "movetime"
             | "searchmoves"
             | "perft"
@@ -153,31 +117,42 @@ fn is_keyword(w: &str) -> bool {
     )
 }
 
+/// A `position` command: the start position or a FEN, and moves to play from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionCommand {
+    /// The FEN (`None`: the game's start position).
+    pub fen: Option<String>,
+    /// The moves after it, as text.
+    pub moves: Vec<String>,
+}
+
+impl PositionCommand {
+    /// The moves as string slices.
+    pub fn move_texts(&self) -> Vec<&str> {
+        self.moves.iter().map(String::as_str).collect()
+    }
+}
+
 /// Parses `[fen F… | startpos] [moves m…]` (the words after `position`, or a Cyclone
-/// `fen …`/`startpos …` line) into a new position with its move history.
-pub fn parse_position(words: &[&str]) -> Result<Position, String> {
+/// `fen …`/`startpos …` line). The game checks the FEN and the moves.
+pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
     let moves_at = words.iter().position(|w| *w == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&words[..i], &words[i + 1..]),
         None => (words, &words[words.len()..]),
     };
-    let mut pos = match setup.first() {
-        Some(&"startpos") if setup.len() == 1 => Position::from_fen(START_FEN),
+    let fen = match setup.first() {
+        Some(&"startpos") if setup.len() == 1 => None,
         Some(&"startpos") => return Err(format!("unexpected '{}' after startpos", setup[1])),
-        Some(&"fen") if setup.len() > 1 => Position::from_fen(&setup[1..].join(" ")),
+        Some(&"fen") if setup.len() > 1 => Some(setup[1..].join(" ")),
         Some(&"fen") => return Err("'fen' needs a FEN".to_string()),
         Some(w) => return Err(format!("expected 'fen' or 'startpos', got '{w}'")),
         None => return Err("expected 'fen' or 'startpos'".to_string()),
-    }
-    .map_err(|e| format!("bad FEN: {e}"))?;
-    pos.reserve_history(moves.len() + 256);
-    for (n, text) in moves.iter().enumerate() {
-        let m = pos
-            .parse_legal_move(text)
-            .map_err(|e| format!("move {} of the list: {e}", n + 1))?;
-        pos.make_move(m);
-    }
-    Ok(pos)
+    };
+    Ok(PositionCommand {
+        fen,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
 }
 
 /// A `setoption` command in either form: `setoption NAME [VALUE]` (UCCI) or
@@ -227,14 +202,15 @@ mod tests {
 
     #[test]
     fn go_ucci_seconds_and_milliseconds() {
+        let red = ("wtime", "winc");
         let g = parse_go(
             &w("time 300 increment 2 opptime 280 oppincrement 2"),
-            true,
+            red,
             1000,
         );
         assert_eq!(g.time_left, Some(Duration::from_secs(300)));
         assert_eq!(g.increment, Some(Duration::from_secs(2)));
-        let g = parse_go(&w("ponder time 295000 movestogo 10"), true, 1);
+        let g = parse_go(&w("ponder time 295000 movestogo 10"), red, 1);
         assert!(g.ponder);
         assert_eq!(g.time_left, Some(Duration::from_millis(295_000)));
         assert_eq!(g.moves_to_go, Some(10));
@@ -242,28 +218,35 @@ mod tests {
 
     #[test]
     fn go_uci_side_and_garbage() {
-        let g = parse_go(&w("wtime 1000 btime 2000 winc 10 binc 20"), false, 1);
+        let black = ("btime", "binc");
+        let g = parse_go(&w("wtime 1000 btime 2000 winc 10 binc 20"), black, 1);
         assert_eq!(g.time_left, Some(Duration::from_millis(2000)));
         assert_eq!(g.increment, Some(Duration::from_millis(20)));
-        let g = parse_go(&w("depth banana nodes 100 frobnicate"), true, 1);
+        // ThreeChess: green's clock among three.
+        let g = parse_go(&w("btime 1000 gtime 3000 rtime 2000"), ("gtime", "ginc"), 1);
+        assert_eq!(g.time_left, Some(Duration::from_millis(3000)));
+        assert!(g.warnings.is_empty());
+        let g = parse_go(&w("depth banana nodes 100 frobnicate"), black, 1);
         assert_eq!(g.depth, None);
         assert_eq!(g.nodes, Some(100));
         assert_eq!(g.warnings.len(), 2);
-        let g = parse_go(&w("wtime -50 depth"), true, 1);
+        let g = parse_go(&w("wtime -50 depth"), ("wtime", "winc"), 1);
         assert_eq!(g.time_left, Some(Duration::ZERO));
         assert_eq!(g.warnings.len(), 1);
-        let g = parse_go(&w("searchmoves h2e2 b0c2 depth 3"), true, 1);
+        let g = parse_go(&w("searchmoves h2e2 b0c2 depth 3"), black, 1);
         assert_eq!(g.search_moves, ["h2e2", "b0c2"]);
         assert_eq!(g.depth, Some(3));
     }
 
     #[test]
-    fn position_is_all_or_nothing() {
+    fn position_commands() {
         let p = parse_position(&w("startpos moves h2e2 h7e7")).unwrap();
-        assert_eq!(p.game_ply(), 2);
-        assert!(parse_position(&w("startpos moves h2e2 h2e2")).is_err());
-        assert!(parse_position(&w("startpos moves h2e")).is_err());
-        assert!(parse_position(&w("fen rnbakabnr/9 w")).is_err());
+        assert_eq!(p.fen, None);
+        assert_eq!(p.move_texts(), ["h2e2", "h7e7"]);
+        let p = parse_position(&w("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves")).unwrap();
+        assert_eq!(p.fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
+        assert!(p.moves.is_empty());
+        assert!(parse_position(&w("startpos now")).is_err());
         assert!(parse_position(&w("fen")).is_err());
         assert!(parse_position(&w("sideways")).is_err());
         assert!(parse_position(&[]).is_err());

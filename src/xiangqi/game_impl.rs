@@ -10,6 +10,7 @@ impl Rules for Position {
     type Move = Move;
     const NAME: &'static str = "xiangqi";
     const PLAYERS: &'static [&'static str] = &["red", "black"];
+    const RULE_SETS: &'static [&'static str] = super::RuleSet::NAMES;
 
     fn start_position() -> Self {
         Position::startpos()
@@ -50,6 +51,16 @@ impl Rules for Position {
     }
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);
+    }
+    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
+        let rules = super::RuleSet::from_name(name).ok_or_else(|| {
+            format!(
+                "unknown rule set '{name}' (xiangqi: {})",
+                super::RuleSet::NAMES.join(", ")
+            )
+        })?;
+        self.set_rule_set(rules);
+        Ok(())
     }
 }
 

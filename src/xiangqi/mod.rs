@@ -7,6 +7,7 @@ pub mod display;
 pub mod eval;
 pub mod fen;
 mod game_impl;
+pub mod house_rules;
 pub mod movegen;
 pub mod nnue;
 pub mod perft;
@@ -18,6 +19,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, START_FEN};
+pub use house_rules::RuleSet;
 pub use movegen::{GenType, MoveError};
 pub use position::Position;
 pub use types::{Color, Move, MoveParseError, Piece, PieceKind, Square};

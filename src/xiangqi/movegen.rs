@@ -35,7 +35,7 @@ pub use crate::game::GenType;
 const MAX_PINS: usize = 12;
 
 /// Where generated moves go: a list, or just a count (bulk counting in perft).
-trait MoveSink {
+pub(crate) trait MoveSink {
     /// One move.
     fn add(&mut self, m: Move);
     /// A move from `from` to each square of `targets`.
@@ -204,9 +204,28 @@ impl Position {
         counter.0
     }
 
-    /// The generator behind [`Position::generate`] and [`Position::count_legal`].
+    /// The generator behind [`Position::generate`] and [`Position::count_legal`]: the
+    /// moves of the rules, less those a house rule refuses (AlphaChess's history rule,
+    /// which rarely has anything to refuse: one branch otherwise).
     #[inline(always)]
     fn generate_into<S: MoveSink>(&self, gen: GenType, sink: &mut S) {
+        if self.rule_set() != super::RuleSet::Asian {
+            if let Some(from) = self.check_history_square() {
+                let mut refusing = super::house_rules::Refusing {
+                    pos: self,
+                    from,
+                    inner: sink,
+                };
+                self.generate_by_movement(gen, &mut refusing);
+                return;
+            }
+        }
+        self.generate_by_movement(gen, sink);
+    }
+
+    /// The legal moves by the movement rules (own king never left attacked).
+    #[inline(always)]
+    fn generate_by_movement<S: MoveSink>(&self, gen: GenType, sink: &mut S) {
         let us = self.side_to_move();
         let targets = match gen {
             GenType::Captures => self.pieces_of(us.flip()),
@@ -291,31 +310,42 @@ impl Position {
 
     /// Whether `m` is legal here (for moves from outside the generator: TT, killers).
     pub fn is_legal(&self, m: Move) -> bool {
-        self.is_pseudo_legal(m) && self.is_safe_after(m)
+        self.is_pseudo_legal(m)
+            && self.is_safe_after(m)
+            && (self.rule_set() == super::RuleSet::Asian || !self.refused_by_house_rules(m))
     }
 
-    /// Whether the (legal) move gives check, without making it.
-    pub fn gives_check(&self, m: Move) -> bool {
+    /// Whether the moved piece itself attacks the enemy king from its destination (a
+    /// check it uncovers does not count), without making the move.
+    #[inline]
+    pub fn gives_direct_check(&self, m: Move) -> bool {
         let us = self.side_to_move();
-        let them = us.flip();
-        let ksq = self.king_square(them);
+        let ksq = self.king_square(us.flip());
         let k = ksq.index();
         let (from, to) = (m.from(), m.to());
         let Some(piece) = self.piece_at(from) else {
             return false;
         };
         let occ = self.occupied().without(from).with(to);
-        // Direct check by the moved piece.
-        let direct = match piece.kind() {
+        match piece.kind() {
             PieceKind::Chariot => LINES[k].has(to) && (BETWEEN[k][to.index()] & occ).is_empty(),
             PieceKind::Cannon => LINES[k].has(to) && (BETWEEN[k][to.index()] & occ).count() == 1,
             PieceKind::Horse => horse_attacks(to, occ).has(ksq),
             PieceKind::Soldier => SOLDIER_STEPS[us.index()][to.index()].has(ksq),
             _ => false,
-        };
-        if direct {
+        }
+    }
+
+    /// Whether the (legal) move gives check, without making it.
+    pub fn gives_check(&self, m: Move) -> bool {
+        if self.gives_direct_check(m) {
             return true;
         }
+        let us = self.side_to_move();
+        let ksq = self.king_square(us.flip());
+        let k = ksq.index();
+        let (from, to) = (m.from(), m.to());
+        let occ = self.occupied().without(from).with(to);
         // Discovered: a chariot or cannon line changed, or a horse leg was vacated.
         let ours = self.pieces_of(us).without(from);
         let line = LINES[k] & ours;

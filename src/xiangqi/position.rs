@@ -59,6 +59,8 @@ pub struct Position {
     /// The network's accumulators, kept up to date by make/unmake while a search uses the
     /// learned evaluation (`None`: the hand-written one).
     nnue: Option<Box<AccumulatorStack>>,
+    /// The rules the game is played by (default: Asian).
+    rule_set: super::house_rules::RuleSet,
 }
 
 impl Position {
@@ -85,6 +87,7 @@ impl Position {
             history: Vec::with_capacity(HISTORY_RESERVE),
             start_fullmove: 1,
             nnue: None,
+            rule_set: super::house_rules::RuleSet::Asian,
         }
     }
 
@@ -142,6 +145,17 @@ impl Position {
     }
 
     // ----- accessors -------------------------------------------------------------------
+
+    /// The rules the game is played by.
+    #[inline(always)]
+    pub fn rule_set(&self) -> super::house_rules::RuleSet {
+        self.rule_set
+    }
+
+    /// Plays the game by other rules from now on.
+    pub fn set_rule_set(&mut self, rules: super::house_rules::RuleSet) {
+        self.rule_set = rules;
+    }
 
     /// Side to move.
     #[inline(always)]

@@ -162,8 +162,10 @@ impl GameEnd {
     /// Why the game ended, in words: `Red checks perpetually`.
     pub fn reason_text(&self) -> String {
         let loser = self.winner.map(|w| color_name(w.flip())).unwrap_or("");
+        let winner = self.winner.map(color_name).unwrap_or("");
         match self.reason {
-            EndReason::Checkmate => format!("{loser} is checkmated"),
+            // XBoard's wording for a mate claim.
+            EndReason::Checkmate => format!("{winner} mates"),
             EndReason::Stalemate => format!("{loser} has no legal move"),
             EndReason::PerpetualCheck => format!("{loser} checks perpetually"),
             EndReason::PerpetualChase => format!("{loser} chases perpetually"),
@@ -235,6 +237,10 @@ impl Position {
     /// worth).
     #[inline]
     pub fn rule_outcome_with(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome> {
+        if self.rule_set() == super::RuleSet::AlphaChess {
+            // Only the 120-ply rule, declared before mate is looked at.
+            return self.alphachess_move_limit().then_some(Outcome::Draw);
+        }
         let st = self.state();
         if st.rule60_count >= RULE60_PLIES {
             return Some(if self.has_legal_move() {
@@ -474,6 +480,12 @@ impl Position {
     /// occurring for the third time (judged for perpetual check and chase), dead material.
     pub fn game_result(&self) -> Option<GameEnd> {
         let us = self.side_to_move();
+        if self.rule_set() == super::RuleSet::AlphaChess && self.alphachess_move_limit() {
+            return Some(GameEnd {
+                winner: None,
+                reason: EndReason::MoveLimit,
+            });
+        }
         if !self.has_legal_move() {
             let reason = if self.in_check() {
                 EndReason::Checkmate
@@ -484,6 +496,9 @@ impl Position {
                 winner: Some(us.flip()),
                 reason,
             });
+        }
+        if self.rule_set() == super::RuleSet::AlphaChess {
+            return None;
         }
         if self.rule60_count() >= RULE60_PLIES {
             return Some(GameEnd {
