@@ -11,6 +11,9 @@ fn usage() -> &'static str {
      jiang tune GAMES [PASSES]   fit evaluation weights to game results (Texel)\n       \
      jiang datagen GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB]\n       \
                                  self-play training positions to stdout (FEN | score | result)\n       \
+     jiang datagen --perturb FILE [--per N] [--plies K] [--depth D] [--seed S]\n       \
+                                 positions a few random plies from FILE's, labelled by a\n       \
+                                 shallow search (FEN | score | -)\n       \
      jiang train OUT.nnue DATA... [--epochs N] [--lr X] [--batch N] [--lambda X] [--threads N]\n       \
                                  [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N]\n       \
                                  train the evaluation network on datagen output\n       \
@@ -110,6 +113,25 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("tune: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some("datagen") if args.iter().any(|a| a == "--perturb") => {
+            match jiang::xiangqi::datagen::parse_perturb_args(&args[1..]) {
+                Ok(config) => {
+                    let stdout = std::io::stdout();
+                    let mut out = std::io::BufWriter::new(stdout.lock());
+                    match jiang::xiangqi::datagen::perturb(&config, &mut out) {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(e) => {
+                            eprintln!("datagen: {e}");
+                            ExitCode::from(1)
+                        }
+                    }
+                }
+                Err(e) => {
+                    eprintln!("{e}\n{}", usage());
                     ExitCode::from(2)
                 }
             }

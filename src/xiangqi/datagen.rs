@@ -11,7 +11,8 @@
 //! ```
 //!
 //! `score` is the search score from Red's view in evaluation units (a horse ≈ 400),
-//! `result` Red's result: `1`, `0.5` or `0`. Games end by the rules (mate, stalemate,
+//! `result` Red's result: `1`, `0.5` or `0` (`-` for the positions of [`perturb`], which
+//! come from no game). Games end by the rules (mate, stalemate,
 //! repetition with its check/chase judgement, 60-move rule, dead material), by
 //! adjudication when both sides' searches agree for several plies that one side is far
 //! ahead, or as a draw after [`MAX_PLIES`] plies. The output is flushed after each game,
@@ -225,4 +226,114 @@ fn play_game(
             pos.play(best);
         }
     }
+}
+
+/// Settings of `jiang datagen --perturb`: cheap extra positions around existing ones.
+#[derive(Clone, Debug)]
+pub struct PerturbConfig {
+    /// Input file: lines starting with a FEN (anything after ` | ` is ignored).
+    pub input: String,
+    /// Positions made from each input position.
+    pub per_position: u32,
+    /// Random plies played from the input position: 1 to this many.
+    pub max_plies: u32,
+    /// Depth of the labelling search.
+    pub depth: i32,
+    /// Seed of the random plies.
+    pub seed: u64,
+}
+
+/// Parses `--perturb FILE [--per N] [--plies K] [--depth D] [--seed S]`.
+pub fn parse_perturb_args(args: &[String]) -> Result<PerturbConfig, String> {
+    let mut c = PerturbConfig {
+        input: String::new(),
+        per_position: 4,
+        max_plies: 4,
+        depth: 2,
+        seed: 1,
+    };
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let num = |v: &str| v.parse::<u64>().map_err(|_| format!("bad value '{v}'"));
+        match flag.as_str() {
+            "--perturb" => c.input = value.clone(),
+            "--per" => c.per_position = num(value)?.clamp(1, 1000) as u32,
+            "--plies" => c.max_plies = num(value)?.clamp(1, 40) as u32,
+            "--depth" => c.depth = num(value)?.clamp(1, 20) as i32,
+            "--seed" => c.seed = num(value)?,
+            _ => return Err(format!("unknown datagen --perturb option '{flag}'")),
+        }
+    }
+    if c.input.is_empty() {
+        return Err("datagen --perturb needs an input file".into());
+    }
+    Ok(c)
+}
+
+/// Writes, for every input position, `per_position` positions a few random plies away,
+/// each labelled by a shallow search (`FEN | score | -`: no game result). These are
+/// cheap (a search of a few hundred nodes each) and cover positions self-play does not
+/// reach; the trainer uses only their score.
+pub fn perturb(config: &PerturbConfig, out: &mut dyn Write) -> Result<(), String> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(&config.input).map_err(|e| format!("{}: {e}", config.input))?;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
+    // Small: cleared before every search of a few hundred nodes.
+    let tt = TranspositionTable::new(1);
+    let start = Instant::now();
+    let mut written = 0u64;
+    for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| format!("{}: {e}", config.input))?;
+        let fen = line.split(" | ").next().unwrap_or("").trim();
+        let Ok(root) = Position::from_fen(fen) else {
+            continue;
+        };
+        for _ in 0..config.per_position {
+            let mut pos = root.clone();
+            let plies = 1 + (rng.next_u64() % u64::from(config.max_plies)) as u32;
+            let mut ok = true;
+            for _ in 0..plies {
+                match random_move(&pos, &mut rng) {
+                    Some(m) => pos.make_move(m),
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok || pos.in_check() || pos.game_result().is_some() {
+                continue;
+            }
+            let limits = Limits::<Move> {
+                depth: Some(config.depth),
+                ..Limits::default()
+            };
+            let control = SearchControl::new(None, None, false);
+            tt.clear();
+            let r = search::search(&pos, &limits, &tt, &control, &|_| {});
+            let Some(best) = r.best_move else { continue };
+            if r.score.abs() >= MATE_BOUND || pos.is_capture(best) {
+                continue;
+            }
+            let score_red = if pos.side_to_move() == Color::Red {
+                r.score
+            } else {
+                -r.score
+            };
+            let mut p = pos.clone();
+            p.shrink_history();
+            writeln!(out, "{} | {} | -", p.to_fen(), score_red).map_err(|e| e.to_string())?;
+            written += 1;
+        }
+        if (n + 1) % 10000 == 0 {
+            eprintln!(
+                "{} input positions, {} written ({:.0}/s)",
+                n + 1,
+                written,
+                written as f64 / start.elapsed().as_secs_f64().max(1e-3)
+            );
+        }
+    }
+    out.flush().map_err(|e| e.to_string())
 }

@@ -120,9 +120,13 @@ struct Sample {
     stm: u8,
     /// Search score from Red's view.
     score: i16,
-    /// Red's result: 0 loss, 1 draw, 2 win.
+    /// Red's result: 0 loss, 1 draw, 2 win, [`UNKNOWN_RESULT`] when there was no game.
     result: u8,
 }
+
+/// `result` of positions without a game (`jiang datagen --perturb`): trained on the
+/// score alone.
+const UNKNOWN_RESULT: u8 = 3;
 
 /// Reads `board stm ... | score | result`; `None` for a malformed line.
 fn parse_line(line: &str) -> Option<Sample> {
@@ -133,6 +137,7 @@ fn parse_line(line: &str) -> Option<Sample> {
         "1" | "1.0" => 2,
         "0.5" => 1,
         "0" | "0.0" => 0,
+        "-" => UNKNOWN_RESULT,
         _ => return None,
     };
     let mut fields = fen.split_whitespace();
@@ -332,6 +337,9 @@ fn target(s: &Sample, lambda: f32) -> f32 {
     } else {
         (-f32::from(s.score), 1.0 - f32::from(s.result) / 2.0)
     };
+    if s.result == UNKNOWN_RESULT {
+        return sigmoid(score / SCALE as f32);
+    }
     lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result
 }
 
@@ -681,6 +689,9 @@ mod tests {
         assert_eq!((s.count, s.stm, s.score, s.result), (32, 1, -25, 1));
         assert_eq!(sample_fen(&s), line.split(" | ").next().unwrap());
         assert!(parse_line("rnbakabnr/9 w | 1 | 1").is_none());
+        let unknown = parse_line("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 | 400 | -").unwrap();
+        assert_eq!(unknown.result, UNKNOWN_RESULT);
+        assert!((target(&unknown, 0.0) - sigmoid(1.0)).abs() < 1e-6);
         assert!(parse_line("9/9/9/9/9/9/9/9/9/4K4 w - - 0 1 | x | 1").is_none());
         // The trainer's features are the engine's (`super::feature`), side to move first.
         let pos = crate::xiangqi::Position::from_fen(line.split('|').next().unwrap()).unwrap();
