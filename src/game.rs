@@ -186,6 +186,12 @@ pub trait Game: Rules {
     /// Whether passing is a reasonable approximation here (guards null-move pruning
     /// against zugzwang).
     fn null_move_allowed(&self) -> bool;
+    /// Called on the search's own copy of the root position before it searches, after
+    /// [`Rules::reserve`] made room for `plies` moves: a game sets up what its evaluation
+    /// keeps up to date during make/unmake (Xiangqi: the network's accumulators).
+    fn prepare_search(&mut self, plies: usize) {
+        let _ = plies;
+    }
     /// Static evaluation from the side to move's view.
     fn evaluate(&self) -> i32;
     /// Static exchange evaluation: whether `m` wins at least `threshold`.

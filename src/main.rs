@@ -7,8 +7,16 @@ use std::process::ExitCode;
 fn usage() -> &'static str {
     "usage: jiang                    read UCCI/UCI/terminal commands from stdin\n       \
      jiang perft [--variant NAME] DEPTH [FEN]\n                                 count leaf nodes (divide) and report speed\n       \
-     jiang bench [DEPTH]         fixed-depth search benchmark (node signature, nps)\n       \
+     jiang bench [DEPTH [hce|nnue]]  fixed-depth search benchmark (node signature, nps)\n       \
      jiang tune GAMES [PASSES]   fit evaluation weights to game results (Texel)\n       \
+     jiang datagen GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB]\n       \
+                                 self-play training positions to stdout (FEN | score | result)\n       \
+     jiang datagen --perturb FILE [--per N] [--plies K] [--depth D] [--seed S]\n       \
+                                 positions a few random plies from FILE's, labelled by a\n       \
+                                 shallow search (FEN | score | -)\n       \
+     jiang train OUT.nnue DATA... [--epochs N] [--lr X] [--batch N] [--lambda X] [--threads N]\n       \
+                                 [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N]\n       \
+                                 train the evaluation network on datagen output\n       \
      jiang --version | --help"
 }
 
@@ -65,6 +73,17 @@ fn main() -> ExitCode {
             }
         }
         Some("bench") => {
+            // `jiang bench [DEPTH] [hce|nnue]`: the evaluation to measure (default: the
+            // engine's default).
+            match args.get(2).map(String::as_str) {
+                None => {}
+                Some("hce") => jiang::xiangqi::nnue::set_enabled(false),
+                Some("nnue") => jiang::xiangqi::nnue::set_enabled(true),
+                Some(other) => {
+                    eprintln!("bench: unknown evaluation '{other}' (hce or nnue)");
+                    return ExitCode::from(2);
+                }
+            }
             let depth = match args.get(1).map(|d| d.parse::<i32>()) {
                 None => jiang::bench::DEFAULT_DEPTH,
                 Some(Ok(d)) if (1..=30).contains(&d) => d,
@@ -75,6 +94,9 @@ fn main() -> ExitCode {
             };
             for line in protocol::bench_report(depth, &mut |l| eprintln!("{l}")) {
                 println!("{line}");
+            }
+            for line in jiang::search::stats::report() {
+                eprintln!("{line}");
             }
             ExitCode::SUCCESS
         }
@@ -95,6 +117,51 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("datagen") if args.iter().any(|a| a == "--perturb") => {
+            match jiang::xiangqi::datagen::parse_perturb_args(&args[1..]) {
+                Ok(config) => {
+                    let stdout = std::io::stdout();
+                    let mut out = std::io::BufWriter::new(stdout.lock());
+                    match jiang::xiangqi::datagen::perturb(&config, &mut out) {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(e) => {
+                            eprintln!("datagen: {e}");
+                            ExitCode::from(1)
+                        }
+                    }
+                }
+                Err(e) => {
+                    eprintln!("{e}\n{}", usage());
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some("datagen") => match jiang::xiangqi::datagen::parse_args(&args[1..]) {
+            Ok(config) => {
+                let stdout = std::io::stdout();
+                let mut out = std::io::BufWriter::new(stdout.lock());
+                match jiang::xiangqi::datagen::run(&config, &mut out) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("datagen: {e}");
+                        ExitCode::from(1)
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("{e}\n{}", usage());
+                ExitCode::from(2)
+            }
+        },
+        Some("train") => match jiang::xiangqi::nnue::train::parse_args(&args[1..])
+            .and_then(|c| jiang::xiangqi::nnue::train::run(&c))
+        {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("train: {e}\n{}", usage());
+                ExitCode::from(2)
+            }
+        },
         Some("--version") | Some("-V") => {
             println!("{}", protocol::ENGINE_NAME);
             ExitCode::SUCCESS

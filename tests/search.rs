@@ -77,6 +77,52 @@ fn mates_in_two_and_three() {
     assert_mate("3k5/9/9/9/9/9/9/9/4A4/2HAK1R2 w - - 0 1", 10, 3, None);
 }
 
+/// Positions from the mate set (`tools/xiangqi/mate_set.py`: Pikafish-HCE and
+/// Fairy-Stockfish agree on the distance, pyffish checked the line) that jiang used to
+/// miss or report longer: the mating captures next to a king facing the other king along
+/// an open file were taken for losing exchanges and pruned.
+#[test]
+fn shortest_mates_behind_king_facing_exchanges() {
+    assert_mate(
+        "C2k1a3/4a4/b3c4/8N/C8/P5p2/5r3/9/9/2c1K4 b - - 0 67",
+        14,
+        3,
+        None,
+    );
+    assert_mate(
+        "4kab2/3ra4/2n1b4/p1N5p/4C4/2B3P2/P3c4/4r4/4R4/2BAKA3 b - - 6 28",
+        16,
+        4,
+        Some("e9d9"),
+    );
+    assert_mate(
+        "9/5k3/b8/3P5/p6P1/4R4/9/4B4/4A4/2B1KA3 w - - 3 70",
+        16,
+        5,
+        None,
+    );
+    assert_mate(
+        "3k1ab2/9/b1n6/p7p/6P2/P1B6/9/2r1B4/4K1C2/5r3 b - - 1 38",
+        16,
+        4,
+        None,
+    );
+}
+
+/// A timed search that has found a mate longer than one keeps deepening (a shorter mate
+/// may still turn up) until its time or the depth limit ends it; it used to stop as soon
+/// as the mate was shorter than the iteration depth.
+#[test]
+fn timed_search_does_not_stop_at_the_first_mate() {
+    let fen = "4k4/9/9/9/9/9/9/9/9/RR1K5 w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    let tt = TranspositionTable::new(8);
+    let control = SearchControl::new(None, Some(std::time::Duration::from_secs(20)), false);
+    let r = search(&pos, &Limits::default(), &tt, &control, &|_| {});
+    assert_eq!(Score::from_internal(r.score), Score::Mate(2));
+    assert!(r.depth > 30, "stopped at depth {}", r.depth);
+}
+
 #[test]
 fn being_mated_is_negative() {
     // Black to move, mated next move whatever it does.

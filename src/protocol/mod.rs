@@ -204,6 +204,10 @@ impl Session {
             crate::engine::DEFAULT_CONTEMPT
         ));
         send("option name RepetitionJudge type check default true");
+        send(&format!(
+            "option name UseNNUE type check default {}",
+            crate::xiangqi::nnue::enabled()
+        ));
         send(&rules_option("option name Rules"));
         let vars: Vec<String> = games::VARIANTS.iter().map(|v| format!("var {v}")).collect();
         send(&format!(
@@ -248,6 +252,10 @@ impl Session {
             crate::engine::DEFAULT_CONTEMPT
         ));
         send("option repetitionjudge type check default true");
+        send(&format!(
+            "option usennue type check default {}",
+            crate::xiangqi::nnue::enabled()
+        ));
         send(&format!(
             "option rules type combo {} default {}",
             crate::xiangqi::RuleSet::NAMES
@@ -354,6 +362,11 @@ impl Session {
             "repetitionjudge" => {
                 if let Some(b) = flag() {
                     self.engine.options.repetition_judge = b;
+                }
+            }
+            "usennue" => {
+                if let Some(b) = flag() {
+                    crate::xiangqi::nnue::set_enabled(b);
                 }
             }
             "maxmovetime" => {

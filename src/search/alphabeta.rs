@@ -2,6 +2,7 @@
 
 use super::history::{history_bonus, History, MAX_PLY};
 use super::picker::MovePicker;
+use super::stats::stat;
 use super::{InfoCallback, Score, ScoreBound, SearchInfo, SearchResult, Shared, INFINITY};
 use crate::game::{Game, GenType, Outcome};
 use crate::movelist::MoveList;
@@ -211,6 +212,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         on_info: Option<InfoCallback<'_, G::Move>>,
     ) -> SearchResult<G::Move> {
         pos.reserve(MAX_PLY + 8);
+        pos.prepare_search(MAX_PLY + 8);
         self.root_side = pos.side_index();
         let limits = self.shared.limits;
         let mut legal = MoveList::new();
@@ -358,10 +360,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                         break;
                     }
                 }
-                if best_score.abs() >= MATE_BOUND
-                    && depth >= 10
-                    && (MATE - best_score.abs()) < depth
-                {
+                // A found mate ends the search early only when nothing shorter can
+                // exist (mate in one): a longer one may hide a shorter one that pruning
+                // and reductions kept out of sight, and the next iterations find it.
+                if best_score == MATE - 1 {
                     break;
                 }
             }
@@ -545,6 +547,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         if let Some(score) = self.enter_node(pos, ply) {
             return score;
         }
+        stat!(Nodes);
+        #[cfg(feature = "search-stats")]
+        super::stats::depth_node(depth);
         let in_check = pos.in_check();
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -558,7 +563,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let tt = self.shared.tt.probe(key, ply);
         let tt_move = tt.and_then(|e| legal_tt_move(pos, e));
         if let Some(e) = tt {
+            stat!(TtHit);
             if !PV && excluded.is_none() && e.depth >= depth && e.cuts(alpha, beta) {
+                stat!(TtCut);
                 return e.score;
             }
         }
@@ -589,6 +596,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if !PV && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.
             if depth <= 7 && eval - rfp_margin(depth, improving) >= beta {
+                stat!(Rfp);
                 return eval;
             }
             // Null-move pruning.
@@ -597,6 +605,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 && self.stack[ply - 1].mv.is_some()
                 && pos.null_move_allowed()
             {
+                stat!(NullTry);
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.stack[ply].mv = None;
                 pos.make_null_move();
@@ -607,6 +616,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     return 0;
                 }
                 if v >= beta {
+                    stat!(NullCut);
                     return if v >= MATE_BOUND { beta } else { v };
                 }
             }
@@ -651,15 +661,18 @@ impl<'a, G: Game> Searcher<'a, G> {
             if best_score > -MATE_BOUND && !in_check {
                 if !is_capture && !gives_check {
                     if moves_searched >= lmp_count(depth, improving) {
+                        stat!(Lmp);
                         picker.skip_quiets = true;
                         continue;
                     }
                     // Futility: this quiet move cannot lift a hopeless eval to alpha. Skip
                     // only this move: a later quiet move may give check.
                     if depth <= 6 && eval + futility_margin(depth) <= alpha && !is_killer {
+                        stat!(Futility);
                         continue;
                     }
                 } else if is_capture && depth <= 6 && !pos.see_ge(m, -110 * depth) {
+                    stat!(SeeCapture);
                     continue;
                 }
             }
@@ -667,6 +680,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             // Check extension, limited so that checking sequences cannot run away.
             let mut extension =
                 i32::from(gives_check && ply < 2 * self.root_depth as usize && pos.see_ge(m, 0));
+            if extension > 0 {
+                stat!(CheckExt);
+            }
             // Singular extension: if every other move fails well below the TT move's
             // score, the TT move is forced and deserves a deeper look. If even without it
             // the node fails high, cut (multi-cut).
@@ -679,6 +695,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     && e.score.abs() < MATE_BOUND
                     && ply < 2 * self.root_depth as usize
                 {
+                    stat!(SingularTry);
                     let s_beta = e.score - 2 * depth;
                     self.stack[ply].excluded = Some(m);
                     let v = self.negamax::<false>(
@@ -694,8 +711,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                         return 0;
                     }
                     if v < s_beta {
+                        stat!(SingularExt);
                         extension = 1;
                     } else if s_beta >= beta {
+                        stat!(MultiCut);
                         return s_beta;
                     }
                 }
@@ -722,10 +741,14 @@ impl<'a, G: Game> Searcher<'a, G> {
                         .ordering_score(side, self.stack[ply].hist_idx, &cont);
                     r -= h / 8000;
                     r = r.clamp(0, new_depth - 1);
+                    if r > 0 {
+                        stat!(LmrSearch);
+                    }
                 }
                 score =
                     -self.negamax::<false>(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && r > 0 {
+                    stat!(LmrResearch);
                     score = -self.negamax::<false>(
                         pos,
                         new_depth,
@@ -753,6 +776,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        stat!(Cut);
+                        if moves_searched == 1 {
+                            stat!(FirstMoveCut);
+                        }
                         if !is_capture {
                             let bonus = history_bonus(depth);
                             let idx = self.stack[ply].hist_idx;
@@ -825,6 +852,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if let Some(score) = self.enter_node(pos, ply) {
             return score;
         }
+        stat!(QNodes);
         let in_check = pos.in_check();
         let key = pos.key();
         let tt = self.shared.tt.probe(key, ply);
@@ -858,9 +886,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
                 if stand_pat + pos.captured_value(m) + 200 <= alpha && !pos.gives_check(m) {
+                    stat!(QDelta);
                     continue;
                 }
                 if !pos.see_ge(m, 0) {
+                    stat!(QSee);
                     continue;
                 }
             }

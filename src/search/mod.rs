@@ -8,6 +8,7 @@
 mod alphabeta;
 pub mod history;
 pub mod picker;
+pub mod stats;
 
 use crate::game::Game;
 use crate::tt::{TranspositionTable, MATE, MATE_BOUND};

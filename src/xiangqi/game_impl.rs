@@ -122,9 +122,16 @@ impl Game for Position {
             + self.pieces_ck(us, PieceKind::Cannon).count();
         strong >= 2
     }
+    fn prepare_search(&mut self, plies: usize) {
+        // The search evaluates with the network when that is switched on.
+        self.set_nnue(super::nnue::enabled(), plies);
+    }
     #[inline(always)]
     fn evaluate(&self) -> i32 {
-        super::eval::evaluate(self)
+        match self.nnue() {
+            Some(n) => super::nnue::evaluate(self, n),
+            None => super::eval::evaluate(self),
+        }
     }
     #[inline(always)]
     fn see_ge(&self, m: Move, threshold: i32) -> bool {

@@ -2,12 +2,14 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod datagen;
 pub mod display;
 pub mod eval;
 pub mod fen;
 mod game_impl;
 pub mod house_rules;
 pub mod movegen;
+pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod rules;

@@ -9,6 +9,7 @@ use super::attacks::{
     KING_STEPS, LINES, SOLDIER_ATTACKERS,
 };
 use super::bitboard::Bitboard;
+use super::nnue::AccumulatorStack;
 use super::rules::FREE_CHECKS;
 use super::types::{Color, Move, Piece, PieceKind, Square};
 use super::zobrist;
@@ -55,6 +56,9 @@ pub struct Position {
     history: Vec<StateInfo>,
     /// Full-move number of the FEN this position was set up from.
     start_fullmove: u32,
+    /// The network's accumulators, kept up to date by make/unmake while a search uses the
+    /// learned evaluation (`None`: the hand-written one).
+    nnue: Option<Box<AccumulatorStack>>,
     /// The rules the game is played by (default: Asian).
     rule_set: super::house_rules::RuleSet,
 }
@@ -82,6 +86,7 @@ impl Position {
             },
             history: Vec::with_capacity(HISTORY_RESERVE),
             start_fullmove: 1,
+            nnue: None,
             rule_set: super::house_rules::RuleSet::Asian,
         }
     }
@@ -280,6 +285,18 @@ impl Position {
         self.history.reserve(extra);
     }
 
+    /// Switches the learned evaluation on (accumulators computed now, with room for
+    /// `plies` moves) or off.
+    pub fn set_nnue(&mut self, on: bool, plies: usize) {
+        self.nnue = on.then(|| Box::new(AccumulatorStack::new(self, plies)));
+    }
+
+    /// The network's accumulators, when the learned evaluation is on.
+    #[inline(always)]
+    pub fn nnue(&self) -> Option<&AccumulatorStack> {
+        self.nnue.as_deref()
+    }
+
     /// Forgets the game history (keeps the position): the current position becomes the
     /// root of the game record.
     pub fn clear_history(&mut self) {
@@ -425,6 +442,9 @@ impl Position {
         if piece.kind() == PieceKind::King {
             self.king[us.index()] = to;
         }
+        if let Some(n) = &mut self.nnue {
+            n.push_move(piece, from, to, captured);
+        }
         self.side = them;
         let checkers = self.attackers_to(self.king[them.index()], us);
         let (rule60, rule60_count, checks) = if captured.is_some() {
@@ -501,6 +521,9 @@ impl Position {
             self.king[us.index()] = from;
         }
         self.side = us;
+        if let Some(n) = &mut self.nnue {
+            n.pop();
+        }
         if let Some(prev) = self.history.pop() {
             self.st = prev;
         }
@@ -511,6 +534,9 @@ impl Position {
     pub fn make_null_move(&mut self) {
         debug_assert!(!self.in_check());
         self.history.push(self.st);
+        if let Some(n) = &mut self.nnue {
+            n.push_null();
+        }
         self.side = self.side.flip();
         self.st = StateInfo {
             key: self.st.key ^ zobrist::BLACK_TO_MOVE,
@@ -528,6 +554,9 @@ impl Position {
     #[inline]
     pub fn unmake_null_move(&mut self) {
         self.side = self.side.flip();
+        if let Some(n) = &mut self.nnue {
+            n.pop();
+        }
         if let Some(prev) = self.history.pop() {
             self.st = prev;
         }
@@ -539,6 +568,7 @@ impl Position {
     pub(crate) fn board_copy(&self) -> Position {
         Position {
             history: Vec::new(),
+            nnue: None,
             ..*self
         }
     }

@@ -5,6 +5,7 @@
 //! cannon's screen (that cannon stops attacking), create one (a cannon behind two pieces
 //! starts attacking) or free a horse's leg.
 
+use super::attacks::BETWEEN;
 use super::position::Position;
 use super::types::{Move, PieceKind};
 
@@ -66,11 +67,18 @@ impl Position {
             }
             let Some((kind, sq)) = chosen else { break };
             if kind == PieceKind::King {
-                // The king may only take last: if the other side still attacks, it cannot.
-                let others = self
-                    .all_attackers_to(to, stm.flip(), occ.without(sq))
-                    .without(to);
-                return if others.any() { res ^ 1 != 0 } else { res != 0 };
+                // The king may only take last: if the other side still attacks, or the
+                // enemy king would face it on an open file, it cannot.
+                let occ = occ.without(sq);
+                let others = self.all_attackers_to(to, stm.flip(), occ).without(to);
+                let enemy_king = self.king_square(stm.flip());
+                let facing = enemy_king.file() == to.file()
+                    && (BETWEEN[to.index()][enemy_king.index()] & occ).is_empty();
+                return if others.any() || facing {
+                    res ^ 1 != 0
+                } else {
+                    res != 0
+                };
             }
             swap = see_value(kind) - swap;
             if swap < res {
@@ -79,5 +87,29 @@ impl Position {
             occ = occ.without(sq);
         }
         res != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn see(fen: &str, mv: &str, threshold: i32) -> bool {
+        let pos = Position::from_fen(fen).expect("test FEN");
+        let m = pos.parse_legal_move(mv).expect("test move");
+        pos.see_ge(m, threshold)
+    }
+
+    #[test]
+    fn king_cannot_recapture_into_the_enemy_kings_file() {
+        // Chariot takes the advisor beside the king: taking back would put the red king
+        // on the open d-file facing the black king, so the advisor is won for nothing.
+        let open = "3k5/9/9/9/9/3r5/9/9/9/3AK4 b - - 0 1";
+        assert!(see(open, "d4d0", 200));
+        assert!(!see(open, "d4d0", 201));
+        // With a piece between the kings the king takes back: the chariot is lost.
+        let closed = "3k5/9/9/3P5/9/3r5/9/9/9/3AK4 b - - 0 1";
+        assert!(!see(closed, "d4d0", 0));
+        assert!(see(closed, "d4d0", 200 - 900));
     }
 }

@@ -1,0 +1,438 @@
+//! The learned evaluation: a small NNUE-style network trained by `jiang train` on
+//! positions from `jiang datagen`.
+//!
+//! # Architecture
+//!
+//! * **Inputs**: for each of the two points of view (Red's and Black's), one feature per
+//!   piece: (own or enemy, kind, square), the square seen from that side (Black's view
+//!   mirrors the ranks), [`INPUTS`] = 2 × 7 × 90 features.
+//! * **Hidden layer**: [`HIDDEN`] neurons per point of view, shared weights, kept as an
+//!   *accumulator* (the sum of the active features' weight rows) that `make_move` updates
+//!   incrementally: a move subtracts the moved piece's old feature (and the captured
+//!   piece's) and adds its new one.
+//! * **Activation**: squared clipped ReLU, `clamp(x, 0, 1)²`.
+//! * **Output**: one neuron over both halves, the side to move's first; times
+//!   [`SCALE`] it is the evaluation in the hand-written evaluation's units (a horse ≈ 400).
+//!
+//! # Quantisation
+//!
+//! The first layer's weights and the accumulator are `i16` scaled by [`QA`], the output
+//! weights `i16` scaled by [`QB`] (the trainer clips them so that `x · w` fits in `i16`
+//! for `x ≤ QA`), the output bias `i32` scaled by `QA · QB`.
+//!
+//! # File format (little endian)
+//!
+//! `JIANGNN1`, `u32` hidden size, `i16` first-layer weights (feature-major), `i16` first-layer
+//! biases, `i16` output weights (side to move's half first), `i32` output bias.
+//!
+//! The default network is embedded in the binary ([`EMBEDDED`]). For trying other networks
+//! without rebuilding, the environment variable `JIANG_EVALFILE` names a file to load
+//! instead (a development aid: a bad file is reported on stderr and the embedded network
+//! is used).
+
+// Index loops over parallel arrays (weights, gradients, moments) read best as they are.
+#![allow(clippy::needless_range_loop)]
+
+pub mod train;
+
+use super::position::Position;
+use super::types::{Color, Piece, Square};
+use once_cell::sync::Lazy;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Number of input features per point of view.
+pub const INPUTS: usize = 2 * 7 * 90;
+/// Hidden neurons per point of view.
+pub const HIDDEN: usize = 256;
+/// Scale of the first layer (weights, biases, accumulator): 1.0 = `QA`.
+pub const QA: i32 = 255;
+/// Scale of the output weights: 1.0 = `QB`.
+pub const QB: i32 = 64;
+/// Evaluation units per unit of the network's output (the sigmoid's scale in training).
+pub const SCALE: i32 = 400;
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"JIANGNN1";
+
+/// The network built into the binary.
+pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
+
+/// Whether searches use the network (true) or the hand-written evaluation.
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// Chooses the evaluation of the searches that start from now on.
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// Whether searches use the network.
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// Index of the input feature of `piece` on `sq` seen from `view`'s side.
+#[inline(always)]
+pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
+    let own = usize::from(piece.color() != view);
+    let sq = if view == Color::Red {
+        sq
+    } else {
+        sq.flip_rank()
+    };
+    (own * 7 + piece.kind().index()) * 90 + sq.index()
+}
+
+/// One hidden layer row (also the accumulator of one point of view), cache aligned.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Row(pub [i16; HIDDEN]);
+
+/// The accumulators of both points of view, indexed by [`Color::index`].
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Accumulator(pub [Row; 2]);
+
+/// A quantised network.
+pub struct Network {
+    /// First-layer weights, one row per feature.
+    pub w1: Box<[Row]>,
+    /// First-layer biases.
+    pub b1: Row,
+    /// Output weights: the side to move's half, then the other side's.
+    pub w2: [Row; 2],
+    /// Output bias (scaled by `QA · QB`).
+    pub b2: i32,
+}
+
+impl Network {
+    /// Reads a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let body = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or("not a jiang network (bad magic)")?;
+        let expected = 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        if body.len() != expected {
+            return Err(format!(
+                "network file has {} bytes after the magic, {expected} expected",
+                body.len()
+            ));
+        }
+        let hidden = u32::from_le_bytes([body[0], body[1], body[2], body[3]]) as usize;
+        if hidden != HIDDEN {
+            return Err(format!(
+                "network has {hidden} hidden neurons, this build {HIDDEN}"
+            ));
+        }
+        let mut words = body[4..]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut row = || {
+            let mut r = Row([0; HIDDEN]);
+            for v in r.0.iter_mut() {
+                *v = words.next().unwrap_or(0);
+            }
+            r
+        };
+        let w1: Box<[Row]> = (0..INPUTS).map(|_| row()).collect();
+        let b1 = row();
+        let w2 = [row(), row()];
+        let t = &body[body.len() - 4..];
+        let b2 = i32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+        Ok(Network { w1, b1, w2, b2 })
+    }
+
+    /// The file form of the network.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let rows = self
+            .w1
+            .iter()
+            .chain(std::iter::once(&self.b1))
+            .chain(self.w2.iter());
+        for r in rows {
+            for v in r.0 {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// The accumulator of `pos`, computed from scratch.
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator([self.b1; 2]);
+        for view in Color::ALL {
+            for sq in pos.occupied() {
+                if let Some(p) = pos.piece_at(sq) {
+                    add_row(&mut acc.0[view.index()], &self.w1[feature(view, p, sq)]);
+                }
+            }
+        }
+        acc
+    }
+
+    /// The evaluation of an accumulator for `stm` to move, in evaluation units.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> i32 {
+        let us = &acc.0[stm.index()];
+        let them = &acc.0[stm.flip().index()];
+        let sum = simd::screlu_dot(us, &self.w2[0]) + simd::screlu_dot(them, &self.w2[1]);
+        let out = sum / i64::from(QA) + i64::from(self.b2);
+        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+}
+
+/// The learned evaluation of `pos` (whose accumulators are `stack`), from the side to
+/// move's view, within the hand-written evaluation's bounds.
+#[inline]
+pub fn evaluate(pos: &Position, stack: &AccumulatorStack) -> i32 {
+    let v = NETWORK.evaluate(stack.top(), pos.side_to_move());
+    v.clamp(-super::eval::MAX_EVAL, super::eval::MAX_EVAL)
+}
+
+/// The network in use: `JIANG_EVALFILE` if set and valid, else the embedded one.
+pub static NETWORK: Lazy<Network> = Lazy::new(|| {
+    if let Ok(path) = std::env::var("JIANG_EVALFILE") {
+        match std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| Network::from_bytes(&b))
+        {
+            Ok(n) => {
+                log::info!("network loaded from {path}");
+                return n;
+            }
+            Err(e) => log::warn!("JIANG_EVALFILE {path}: {e}; using the embedded network"),
+        }
+    }
+    Network::from_bytes(EMBEDDED).expect("the embedded network is valid (checked by a test)")
+});
+
+#[inline(always)]
+fn add_row(acc: &mut Row, w: &Row) {
+    for (a, b) in acc.0.iter_mut().zip(w.0.iter()) {
+        *a = a.wrapping_add(*b);
+    }
+}
+
+/// The accumulators of a search: one per ply since the root, updated by make/unmake.
+/// Allocated once (when a search starts); pushing beyond its capacity is prevented by the
+/// position's history reserve.
+#[derive(Clone)]
+pub struct AccumulatorStack {
+    stack: Vec<Accumulator>,
+}
+
+impl AccumulatorStack {
+    /// A stack for `pos` with room for `plies` moves.
+    pub fn new(pos: &Position, plies: usize) -> AccumulatorStack {
+        let mut stack = Vec::with_capacity(plies + 1);
+        stack.push(NETWORK.refresh(pos));
+        AccumulatorStack { stack }
+    }
+
+    /// The current accumulator.
+    #[inline(always)]
+    pub fn top(&self) -> &Accumulator {
+        // The stack is never empty: `new` pushes one and `pop` keeps it.
+        &self.stack[self.stack.len() - 1]
+    }
+
+    /// A move of `piece` from `from` to `to`, capturing `captured`.
+    #[inline]
+    pub fn push_move(&mut self, piece: Piece, from: Square, to: Square, captured: Option<Piece>) {
+        let net = &*NETWORK;
+        let prev = *self.top();
+        let mut next = prev;
+        for view in Color::ALL {
+            let v = view.index();
+            let sub = &net.w1[feature(view, piece, from)];
+            let add = &net.w1[feature(view, piece, to)];
+            match captured {
+                Some(c) => {
+                    let sub2 = &net.w1[feature(view, c, to)];
+                    simd::add_sub_sub(&prev.0[v], &mut next.0[v], add, sub, sub2);
+                }
+                None => simd::add_sub(&prev.0[v], &mut next.0[v], add, sub),
+            }
+        }
+        self.stack.push(next);
+    }
+
+    /// A null move: the pieces stay, so the accumulator does too.
+    #[inline]
+    pub fn push_null(&mut self) {
+        let top = *self.top();
+        self.stack.push(top);
+    }
+
+    /// Takes back the last push.
+    #[inline]
+    pub fn pop(&mut self) {
+        if self.stack.len() > 1 {
+            self.stack.pop();
+        }
+    }
+}
+
+/// Vector kernels: AVX2 when the CPU has it (checked once), portable loops otherwise.
+mod simd {
+    use super::{Row, HIDDEN, QA};
+    use once_cell::sync::Lazy;
+
+    #[cfg(target_arch = "x86_64")]
+    static AVX2: Lazy<bool> = Lazy::new(|| is_x86_feature_detected!("avx2"));
+
+    /// `out = prev + add - sub`.
+    #[inline(always)]
+    pub fn add_sub(prev: &Row, out: &mut Row, add: &Row, sub: &Row) {
+        for i in 0..HIDDEN {
+            out.0[i] = prev.0[i].wrapping_add(add.0[i]).wrapping_sub(sub.0[i]);
+        }
+    }
+
+    /// `out = prev + add - sub - sub2`.
+    #[inline(always)]
+    pub fn add_sub_sub(prev: &Row, out: &mut Row, add: &Row, sub: &Row, sub2: &Row) {
+        for i in 0..HIDDEN {
+            out.0[i] = prev.0[i]
+                .wrapping_add(add.0[i])
+                .wrapping_sub(sub.0[i])
+                .wrapping_sub(sub2.0[i]);
+        }
+    }
+
+    /// `Σ clamp(x, 0, QA)² · w`.
+    #[inline(always)]
+    pub fn screlu_dot(x: &Row, w: &Row) -> i64 {
+        #[cfg(target_arch = "x86_64")]
+        if *AVX2 {
+            // SAFETY: the CPU supports AVX2 (checked above).
+            return unsafe { screlu_dot_avx2(x, w) };
+        }
+        screlu_dot_portable(x, w)
+    }
+
+    fn screlu_dot_portable(x: &Row, w: &Row) -> i64 {
+        let mut sum = 0i64;
+        for i in 0..HIDDEN {
+            let v = i32::from(x.0[i]).clamp(0, QA);
+            sum += i64::from(v * v * i32::from(w.0[i]));
+        }
+        sum
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn screlu_dot_avx2(x: &Row, w: &Row) -> i64 {
+        use std::arch::x86_64::*;
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut acc = _mm256_setzero_si256();
+        for i in (0..HIDDEN).step_by(16) {
+            // SAFETY: rows hold HIDDEN i16 values; i + 16 <= HIDDEN.
+            let v = _mm256_loadu_si256(x.0.as_ptr().add(i) as *const __m256i);
+            let wv = _mm256_loadu_si256(w.0.as_ptr().add(i) as *const __m256i);
+            let v = _mm256_min_epi16(_mm256_max_epi16(v, zero), qa);
+            // v · w fits in i16 (|w| ≤ 127 by training, v ≤ 255); then · v summed in i32.
+            let vw = _mm256_mullo_epi16(v, wv);
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(vw, v));
+        }
+        let mut lanes = [0i32; 8];
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, acc);
+        lanes.iter().map(|&l| i64::from(l)).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_network_loads_and_round_trips() {
+        let net = Network::from_bytes(EMBEDDED).expect("embedded network");
+        assert_eq!(net.to_bytes(), EMBEDDED);
+        assert!(Network::from_bytes(&EMBEDDED[..EMBEDDED.len() - 1]).is_err());
+        assert!(Network::from_bytes(b"JIANGNN0").is_err());
+    }
+
+    #[test]
+    fn portable_and_vector_dot_products_agree() {
+        let net = &*NETWORK;
+        let pos = Position::startpos();
+        let acc = net.refresh(&pos);
+        for r in &acc.0 {
+            for w in &net.w2 {
+                assert_eq!(simd::screlu_dot(r, w), simd_portable(r, w));
+            }
+        }
+        fn simd_portable(x: &Row, w: &Row) -> i64 {
+            x.0.iter()
+                .zip(w.0.iter())
+                .map(|(&a, &b)| {
+                    let v = i64::from(a).clamp(0, i64::from(QA));
+                    v * v * i64::from(b)
+                })
+                .sum()
+        }
+    }
+}
+
+#[cfg(test)]
+mod incremental_tests {
+    use super::*;
+    use crate::xiangqi::Move;
+
+    /// Make/unmake (and null moves) keep the accumulators equal to a fresh computation.
+    #[test]
+    fn incremental_updates_match_a_refresh() {
+        let net = &*NETWORK;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _game in 0..20 {
+            let mut pos = Position::startpos();
+            pos.set_nnue(true, 200);
+            let mut made: Vec<Option<Move>> = Vec::new();
+            for _ply in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if !pos.in_check() && next() % 8 == 0 {
+                    pos.make_null_move();
+                    made.push(None);
+                } else {
+                    // Prefer captures now and then, so that captured pieces are covered.
+                    let caps: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| pos.is_capture(m))
+                        .collect();
+                    let m = if !caps.is_empty() && next() % 2 == 0 {
+                        caps[(next() % caps.len() as u64) as usize]
+                    } else {
+                        moves.as_slice()[(next() % moves.len() as u64) as usize]
+                    };
+                    pos.make_move(m);
+                    made.push(Some(m));
+                }
+                let top = pos.nnue().expect("on").top();
+                let fresh = net.refresh(&pos);
+                assert!(top.0.iter().zip(fresh.0.iter()).all(|(a, b)| a.0 == b.0));
+            }
+            while let Some(m) = made.pop() {
+                match m {
+                    Some(m) => pos.unmake_move(m),
+                    None => pos.unmake_null_move(),
+                }
+                let top = pos.nnue().expect("on").top();
+                let fresh = net.refresh(&pos);
+                assert!(top.0.iter().zip(fresh.0.iter()).all(|(a, b)| a.0 == b.0));
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Builds a set of mate-in-N Xiangqi positions that two engines and pyffish agree on.
+
+Candidates (one FEN per line, anything after ' | ' or ';' ignored) are searched by
+Pikafish-HCE and by Fairy-Stockfish (Debian's 11.1); a position is kept when both report
+the same "mate N" for the side to move with 1 <= N <= MAX_N, and pyffish confirms the
+first engine's principal variation: every move legal and the side to move at the end has
+no legal move (2N-1 plies). Output lines:
+
+    FEN ; mate N ; pv m1 m2 ...      (moves in ICCS, ranks 0-9)
+
+Usage:
+    python3 mate_set.py CANDIDATES OUT --pikafish PATH [--fsf PATH] [--max-n 5]
+                        [--movetime MS] [--limit K]
+"""
+
+import argparse
+import subprocess
+import sys
+
+import pyffish
+
+
+class Engine:
+    """A UCI engine process."""
+
+    def __init__(self, cmd, options):
+        self.p = subprocess.Popen(
+            [cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.send("uci")
+        self.name = ""
+        for line in self.lines("uciok"):
+            if line.startswith("id name"):
+                self.name = line[8:]
+        for k, v in options.items():
+            self.send(f"setoption name {k} value {v}")
+        self.send("isready")
+        list(self.lines("readyok"))
+        # Fairy-Stockfish in UCI mode numbers ranks 1-10.
+        self.ranks1 = "Fairy-Stockfish" in self.name
+
+    def send(self, s):
+        self.p.stdin.write(s + "\n")
+        self.p.stdin.flush()
+
+    def lines(self, until):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("engine died")
+            line = line.strip()
+            yield line
+            if line.startswith(until):
+                return
+
+    def mate(self, fen, movetime):
+        """(mate N or None, pv in ranks 0-9)."""
+        self.send("ucinewgame")
+        self.send("isready")
+        list(self.lines("readyok"))
+        self.send(f"position fen {fen}")
+        self.send(f"go movetime {movetime}")
+        mate, pv = None, []
+        for line in self.lines("bestmove"):
+            t = line.split()
+            if t[:1] == ["info"] and "score" in t and "pv" in t:
+                i = t.index("score")
+                if t[i + 1] == "mate":
+                    mate = int(t[i + 2])
+                else:
+                    mate = None
+                pv = t[t.index("pv") + 1 :]
+        if self.ranks1:
+            pv = [to_ranks0(m) for m in pv]
+        return mate, pv
+
+    def quit(self):
+        self.send("quit")
+        self.p.wait(timeout=5)
+
+
+def to_ranks0(m):
+    """Fairy-Stockfish's b10c8 (ranks 1-10) to ICCS b9c7."""
+    i = 1
+    while m[i].isdigit():
+        i += 1
+    return m[0] + str(int(m[1:i]) - 1) + m[i] + str(int(m[i + 1 :]) - 1)
+
+
+def to_ranks1(m):
+    return m[0] + str(int(m[1]) + 1) + m[2] + str(int(m[3]) + 1)
+
+
+def pv_mates(fen, pv, n):
+    """Whether pv (ranks 0-9) is 2n-1 legal plies ending in a position without moves."""
+    if len(pv) < 2 * n - 1:
+        return False
+    moves = []
+    for m in pv[: 2 * n - 1]:
+        legal = pyffish.legal_moves("xiangqi", fen, moves)
+        if to_ranks1(m) not in legal:
+            return False
+        moves.append(to_ranks1(m))
+    return not pyffish.legal_moves("xiangqi", fen, moves)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("candidates")
+    ap.add_argument("out")
+    ap.add_argument("--pikafish", required=True)
+    ap.add_argument("--fsf", default="/usr/games/fairy-stockfish")
+    ap.add_argument("--max-n", type=int, default=5)
+    ap.add_argument("--movetime", type=int, default=1000)
+    ap.add_argument("--limit", type=int, default=0, help="stop after this many kept")
+    a = ap.parse_args()
+    pika = Engine(a.pikafish, {"Threads": 1, "Hash": 64})
+    fsf = Engine(a.fsf, {"Threads": 1, "Hash": 64, "UCI_Variant": "xiangqi"})
+    kept, seen = 0, set()
+    with open(a.candidates) as f, open(a.out, "w") as out:
+        for line in f:
+            fen = line.split(" | ")[0].split(";")[0].strip()
+            if not fen or fen.startswith("#") or fen in seen:
+                continue
+            seen.add(fen)
+            m1, pv = pika.mate(fen, a.movetime)
+            if m1 is None or not 1 <= m1 <= a.max_n:
+                continue
+            m2, _ = fsf.mate(fen, a.movetime)
+            ok = m2 == m1 and pv_mates(fen, pv, m1)
+            print(f"{fen}: pikafish mate {m1}, fsf {m2}, {'kept' if ok else 'dropped'}",
+                  file=sys.stderr)
+            if ok:
+                out.write(f"{fen} ; mate {m1} ; pv {' '.join(pv[:2 * m1 - 1])}\n")
+                out.flush()
+                kept += 1
+                if a.limit and kept >= a.limit:
+                    break
+    pika.quit()
+    fsf.quit()
+
+
+if __name__ == "__main__":
+    main()
