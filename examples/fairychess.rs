@@ -9,10 +9,16 @@
 //!   (with `imbalanced`, one or two pieces taken from a random side), one line
 //!   `FEN|moves|result` each, on stdout.
 //! * `fit GAMESFILE ITERATIONS [material]`: fits the evaluation weights to the games; the
-//!   report goes to stderr, the weights (`index mg eg` lines) to stdout, and the Rust
-//!   table to `fit-weights.rs`.
+//!   report goes to stderr, the weights (`index mg eg` lines) to stdout.
+//! * `rust WEIGHTSFILE`: the weights of the file as the Rust table of `src/fairychess/weights.rs`.
+//! * `weights`: the built-in weights as `index mg eg` lines.
 //! * `match WEIGHTSFILE PAIRS NODES SEED [imbalanced]`: the weights in the file against
 //!   the built-in ones, each random opening played with both colours.
+//! * `endgames WHITE-BLACK,... NODES GAMES SEED [WEIGHTSFILE]`: how often White converts
+//!   an endgame (armies as piece letters) within the plies left.
+//! * `search FEN [NODES]`: the evaluation's breakdown, then the search's iterations.
+//! * `evalbench GAMESFILE [REPEATS]`: evaluations per second over every position of the
+//!   games (a `selfplay` file).
 //!
 //! `cargo run --release --example fairychess -- perft 3 "<FEN>"`
 
@@ -115,7 +121,121 @@ fn fit(args: &[String]) -> ExitCode {
     let r = tune::fit(&text, iters, args.get(2).is_some_and(|a| a == "material"));
     eprint!("{}", r.text);
     print!("{}", tune::weights_text(&r.weights));
-    let _ = std::fs::write("fit-weights.rs", tune::weights_source(&r.weights));
+    ExitCode::SUCCESS
+}
+
+/// Reads a weights file (`index mg eg` lines).
+fn read_weights(path: &str) -> Result<&'static jiang::fairychess::weights::Weights, String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| tune::parse_weights(&t))
+        .map(|w| &*Box::leak(w))
+        .map_err(|e| format!("{path}: {e}"))
+}
+
+/// `rust WEIGHTSFILE`: the table to paste into `src/fairychess/weights.rs`.
+fn rust_table(args: &[String]) -> ExitCode {
+    let Some(path) = args.first() else {
+        eprintln!("rust WEIGHTSFILE");
+        return ExitCode::from(2);
+    };
+    match read_weights(path) {
+        Ok(w) => {
+            print!("{}", tune::weights_source(w));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `search FEN [NODES]`: what the evaluation sees and what the search makes of it.
+fn search(args: &[String]) -> ExitCode {
+    use jiang::search::{search, Limits, SearchControl};
+    use jiang::tt::TranspositionTable;
+    let Some(fen) = args.first() else {
+        eprintln!("search FEN [NODES]");
+        return ExitCode::from(2);
+    };
+    let nodes = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(300_000);
+    let pos = match Position::from_fen(fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{fen}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    println!("{}", jiang::fairychess::eval::trace(&pos));
+    let tt = TranspositionTable::new(8);
+    let control = SearchControl::new(None, None, false);
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let r = search(&pos, &limits, &tt, &control, &|i| {
+        let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+        println!(
+            "depth {} score {:?} nodes {} pv {}",
+            i.depth,
+            i.score,
+            i.nodes,
+            pv.join(" ")
+        );
+    });
+    println!(
+        "best {} score {}",
+        r.best_move.map_or("(none)".to_string(), |m| m.to_string()),
+        r.score
+    );
+    ExitCode::SUCCESS
+}
+
+/// `evalbench GAMESFILE [REPEATS]`: evaluation speed on real game positions.
+fn evalbench(args: &[String]) -> ExitCode {
+    let Some(path) = args.first() else {
+        eprintln!("evalbench GAMESFILE [REPEATS]");
+        return ExitCode::from(2);
+    };
+    let repeats: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(50);
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut positions = Vec::new();
+    for line in text.lines() {
+        let mut fields = line.split('|');
+        let Some(Ok(mut pos)) = fields.next().map(Position::from_fen) else {
+            continue;
+        };
+        for m in fields.next().unwrap_or("").split_whitespace() {
+            let Ok(mv) = pos.parse_legal_move(m) else {
+                break;
+            };
+            pos.make_move(mv);
+            if pos.end_by_rule().is_none() {
+                positions.push(pos.clone());
+            }
+        }
+    }
+    let start = Instant::now();
+    let mut checksum: i64 = 0;
+    for _ in 0..repeats {
+        for (i, p) in positions.iter().enumerate() {
+            let e = jiang::fairychess::eval::evaluate(p) as i64;
+            checksum = checksum.wrapping_add(e * (i as i64 % 7 + 1));
+        }
+    }
+    let n = positions.len() * repeats;
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{n} evaluations in {secs:.3} s ({:.0}/s), checksum {checksum}",
+        n as f64 / secs.max(1e-9)
+    );
     ExitCode::SUCCESS
 }
 
@@ -239,6 +359,9 @@ fn main() -> ExitCode {
         Some("fit") => fit(&args[1..]),
         Some("match") => play_match(&args[1..]),
         Some("endgames") => endgames(&args[1..]),
+        Some("rust") => rust_table(&args[1..]),
+        Some("search") => search(&args[1..]),
+        Some("evalbench") => evalbench(&args[1..]),
         Some("weights") => {
             print!(
                 "{}",
@@ -250,7 +373,9 @@ fn main() -> ExitCode {
             eprintln!(
                 "usage: fairychess moves < FENS | perft DEPTH FEN | selfplay GAMES NODES SEED \
                  [imbalanced] | fit GAMESFILE ITERATIONS [material] \
-                 | match WEIGHTSFILE PAIRS NODES SEED [imbalanced]"
+                 | rust WEIGHTSFILE | weights | match WEIGHTSFILE PAIRS NODES SEED [imbalanced] \
+                 | endgames WHITE-BLACK,... NODES GAMES SEED [WEIGHTSFILE] | search FEN [NODES] \
+                 | evalbench GAMESFILE [REPEATS]"
             );
             ExitCode::from(2)
         }

@@ -7,10 +7,12 @@
 //! with the definition of variants.md (a Python perft over `legal_moves`, with the two
 //! draws applied on top, as `perft/fairychess_crosscheck.py` does).
 
+#[path = "common/engine.rs"]
+mod engine;
 #[path = "common/rng.rs"]
 mod rng;
 
-use jiang::fairychess::{Color, Move, Position};
+use jiang::fairychess::{Color, Move, Position, Square, START_FEN};
 use jiang::game::{Game, GenType, Outcome, Rules};
 use jiang::movelist::MoveList;
 use jiang::search::{search, Limits, Score, SearchControl, SearchResult};
@@ -540,4 +542,78 @@ fn losing_side_sees_the_king_capture_coming() {
         "score {}",
         r.score
     );
+}
+
+/// The start position: the course has none, jiang's is a full army (XBoard takes the
+/// start from the `setup` FEN, so two bare kings would not do): chess's back rank with the
+/// squire in the queen's place and a rank of combatants, the same for both colours.
+#[test]
+fn start_position_is_a_mirrored_full_army() {
+    let start = <Position as Rules>::start_position();
+    assert_eq!(
+        START_FEN,
+        "rnbskbnr/cccccccc/8/8/8/8/CCCCCCCC/RNBSKBNR w - - 0 1"
+    );
+    assert_eq!(start.to_fen(), START_FEN);
+    assert_eq!(start.game_ply(), 0);
+    for i in 0..64 {
+        let sq = Square::from_index(i);
+        let mirror = Square::from_coords(sq.file(), 7 - sq.rank()).unwrap();
+        let (a, b) = (start.piece_at(sq), start.piece_at(mirror));
+        assert_eq!(
+            a.map(|p| p.kind()),
+            b.map(|p| p.kind()),
+            "{sq} and {mirror}"
+        );
+        if let (Some(a), Some(b)) = (a, b) {
+            assert_eq!(a.color(), b.color().flip(), "{sq} and {mirror}");
+        }
+    }
+    assert_eq!(start.pieces_of(Color::White).count_ones(), 16);
+    // Nothing can be taken by either side: the game starts quietly.
+    let mut passed = start.clone();
+    passed.make_null_move();
+    for p in [&start, &passed] {
+        let mut caps = MoveList::new();
+        p.generate(GenType::Captures, &mut caps);
+        assert!(caps.is_empty(), "{}", p.to_fen());
+    }
+    // Perft counted with pyffish 0.0.90 and the definition of variants.md.
+    let mut p = start.clone();
+    let counts: Vec<u64> = (1..=3).map(|d| p.perft(d)).collect();
+    assert_eq!(counts, [13, 169, 3_159]);
+    assert_eq!(p.to_fen(), START_FEN);
+}
+
+/// XBoard learns the game from `setup`: its FEN must be jiang's start, in the piece
+/// letters of the `setup` list (squire in the ferz's slot, combatant in the wazir's),
+/// with the two pieces' moves given by `piece`.
+#[test]
+fn cecp_setup_announces_the_start_position() {
+    use engine::{assert_no_panic, Engine, SLOW};
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.expect_line("features", SLOW, |l| {
+        l.contains("variants=") && l.contains("fairychess")
+    });
+    e.send("variant fairychess");
+    let setup = e.expect_line("setup", SLOW, |l| l.starts_with("setup "));
+    assert_eq!(
+        setup,
+        format!("setup (.NBR.S...CK.nbr.s...ck) 8x8+0_fairy {START_FEN}")
+    );
+    e.expect_line("the squire", SLOW, |l| l == "piece S& FD");
+    e.expect_line("the combatant", SLOW, |l| l == "piece C& mWcF");
+    // Every letter of the FEN is one of the setup list's pieces.
+    let list = ".NBR.S...CK.nbr.s...ck";
+    assert!(START_FEN
+        .split(' ')
+        .next()
+        .unwrap()
+        .chars()
+        .all(|c| c == '/' || c.is_ascii_digit() || list.contains(c)));
+    e.send("ping 7");
+    e.expect_line("pong", SLOW, |l| l == "pong 7");
+    assert_no_panic(&e);
 }

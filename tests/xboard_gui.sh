@@ -9,7 +9,9 @@
 #     engine (`setup` with the pieces, `piece` with the squire's and combatant's Betza
 #     moves); XBoard cannot judge those pieces (-testLegality false), so each jiang checks
 #     the other's moves: a move either refuses fails the test, as does a screenshot-less or
-#     unfinished game.
+#     unfinished game. Afterwards the moves XBoard relayed (from its debug log) are replayed
+#     through a fresh jiang over UCI from the game's FEN: every one must be accepted and
+#     jiang's verdict on the final position must be the PGN's result.
 #
 # Artifacts (PGN, XBoard debug log with the whole engine traffic, screenshot of the final
 # board) go to target/xboard/<game>/. Installs what it needs with apt-get (as root) when
@@ -201,6 +203,27 @@ play() {
     grep '^\[' "$pgn"
     echo "$ending $result"
   } >"$dir/summary.txt"
+  [ "$variant" = xiangqi ] || replay "$name" "$variant" "$pgn" "$log" "$result"
+}
+
+# replay NAME VARIANT PGN LOG RESULT: the engines' moves as XBoard's debug log shows them
+# (`<first : move e2e4`, in the order played), replayed through jiang over UCI from the
+# PGN's FEN; jiang must accept them all and judge the end as the PGN does.
+replay() {
+  local name=$1 variant=$2 pgn=$3 log=$4 result=$5
+  local fen moves out verdict
+  fen=$(sed -n 's/^\[FEN "\(.*\)"\]/\1/p' "$pgn" | head -1)
+  [ -n "$fen" ] || fail "game $name: no FEN tag in $pgn"
+  moves=$(sed -n -E 's/^[0-9]+ <(first|second) *: *move ([a-z0-9]+).*/\2/p' "$log" | tr '\n' ' ')
+  out=$(printf 'uci\nsetoption name UCI_Variant value %s\nposition fen %s moves %s\nresult\nisready\nquit\n' \
+    "$variant" "$fen" "$moves" | timeout 20 "$JIANG" 2>&1) || fail "game $name: the replay failed"
+  if echo "$out" | grep -E '^info string'; then
+    fail "game $name: jiang refuses the moves XBoard relayed"
+  fi
+  verdict=$(echo "$out" | grep -o -E '^(1-0|0-1|1/2-1/2|\*)' | head -1)
+  say "game $name: $(echo "$moves" | wc -w) relayed moves replayed through jiang: all legal, result $verdict"
+  echo "replayed $(echo "$moves" | wc -w) moves through jiang: $verdict" >>"$(dirname "$pgn")/summary.txt"
+  [ "$verdict" = "$result" ] || fail "game $name: jiang judges the replayed game $verdict, the PGN $result"
 }
 
 GAMES=${XBOARD_GAMES:-cecp ucci fairy}
