@@ -446,6 +446,62 @@ fn no_legal_move_loses() {
     assert_eq!(move_set(&p).len(), 3);
 }
 
+#[test]
+fn a_side_must_move_even_when_every_move_loses() {
+    // Black's king on h8 is not attacked, but each of its squares is (g8 and g7 by the g1
+    // rook, g7 and h7 by the a7 rook): in chess a stalemate, here Black must move.
+    let fen = "7k/R7/8/8/8/8/8/K5R1 b - - 0 1";
+    let p = pos(fen);
+    assert!(!p.in_check());
+    assert!(p.game_end().is_none());
+    let want: BTreeSet<String> = ["h8g7", "h8g8", "h8h7"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(move_set(&p), want);
+    // Moving into attack is legal (no check rule) and loses the king on the next ply.
+    for m in &want {
+        let mut q = p.clone();
+        play(&mut q, m);
+        assert!(q.game_end().is_none(), "{m}");
+        assert!(q
+            .legal_moves()
+            .iter()
+            .any(|r| Some(r.to()) == q.king_square(Color::Black)));
+    }
+    let r = run(
+        fen,
+        Limits {
+            depth: Some(6),
+            ..Limits::default()
+        },
+    );
+    assert!(r.best_move.is_some(), "a move is played, not passed");
+    assert_eq!(
+        Score::from_internal(r.score),
+        Score::Mate(-1),
+        "{}",
+        r.score
+    );
+}
+
+#[test]
+fn the_search_knows_the_ply_limit() {
+    // m3_1 (a king capture on the third ply) from move 49: the capture comes on ply 99.
+    let at = |fullmove: u32| format!("k7/8/8/8/8/1R6/1R3rr1/7K w - - 0 {fullmove}");
+    let limits = || Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    let r = run(&at(49), limits());
+    assert_eq!(Score::from_internal(r.score), Score::Mate(2), "{}", r.score);
+    // From move 50 it would come on ply 101, after the game is drawn: no mate, and every
+    // line ends in the draw at ply 100 (a draw scores 0 without contempt).
+    let r = run(&at(50), limits());
+    assert_eq!(r.score, 0, "pv {:?}", r.pv);
+    assert!(r.best_move.is_some());
+}
+
 fn run(fen: &str, limits: Limits<Move>) -> SearchResult<Move> {
     let p = pos(fen);
     let tt = TranspositionTable::new(8);

@@ -211,6 +211,14 @@ fn named_bad_inputs() {
             &format!("position fen {xiangqi_start}"),
             "Xiangqi FEN",
         );
+        // Microchess's handout FEN, a Xiangqi move (rank 0), a Xiangqi move that names
+        // fairychess squares (h2e2: the combatant cannot go there), a ThreeChess move.
+        one_complaint(&mut e, "position fen 2R1/3r/Kk2/4 w - - 0 1", "8");
+        one_complaint(&mut e, "position startpos moves b0c2", "b0c2");
+        one_complaint(&mut e, "position startpos moves h2e2", "h2e2");
+        one_complaint(&mut e, "position startpos moves BE2BE4", "BE2BE4");
+        // A legal move first, then one of another game: all of it is refused.
+        one_complaint(&mut e, "position startpos moves e2e3 b0c2", "b0c2");
         assert_eq!(fen_shown(&mut e), before);
     }
     if VARIANTS.contains(&"baroque") {
