@@ -8,7 +8,8 @@
 //! * `selfplay GAMES NODES SEED [imbalanced]`: self-play games from random-army openings
 //!   (with `imbalanced`, one or two pieces taken from a random side), one line
 //!   `FEN|moves|result` each, on stdout.
-//! * `fit GAMESFILE ITERATIONS [material]`: fits the evaluation weights to the games; the
+//! * `fit GAMESFILE ITERATIONS [material]`: fits the evaluation weights to the games (or to
+//!   labelled positions, `FEN|p` lines); the
 //!   report goes to stderr, the weights (`index mg eg` lines) to stdout.
 //! * `rust WEIGHTSFILE`: the weights of the file as the Rust table of `src/fairychess/weights.rs`.
 //! * `weights`: the built-in weights as `index mg eg` lines.
@@ -19,6 +20,7 @@
 //! * `search FEN [NODES]`: the evaluation's breakdown, then the search's iterations.
 //! * `evalbench GAMESFILE [REPEATS]`: evaluations per second over every position of the
 //!   games (a `selfplay` file).
+//! * `positions GAMESFILE EVERY`: every EVERY-th quiet position of the games (to label).
 //!
 //! `cargo run --release --example fairychess -- perft 3 "<FEN>"`
 
@@ -350,6 +352,26 @@ fn endgames(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `positions GAMESFILE EVERY`: every EVERY-th quiet position of the games, one FEN a line.
+fn positions(args: &[String]) -> ExitCode {
+    let (Some(path), Some(every)) = (args.first(), args.get(1).and_then(|s| s.parse().ok())) else {
+        eprintln!("positions GAMESFILE EVERY");
+        return ExitCode::from(2);
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            for fen in tune::quiet_positions(&text, every) {
+                println!("{fen}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -362,6 +384,7 @@ fn main() -> ExitCode {
         Some("rust") => rust_table(&args[1..]),
         Some("search") => search(&args[1..]),
         Some("evalbench") => evalbench(&args[1..]),
+        Some("positions") => positions(&args[1..]),
         Some("weights") => {
             print!(
                 "{}",
@@ -375,7 +398,7 @@ fn main() -> ExitCode {
                  [imbalanced] | fit GAMESFILE ITERATIONS [material] \
                  | rust WEIGHTSFILE | weights | match WEIGHTSFILE PAIRS NODES SEED [imbalanced] \
                  | endgames WHITE-BLACK,... NODES GAMES SEED [WEIGHTSFILE] | search FEN [NODES] \
-                 | evalbench GAMESFILE [REPEATS]"
+                 | evalbench GAMESFILE [REPEATS] | positions GAMESFILE EVERY"
             );
             ExitCode::from(2)
         }

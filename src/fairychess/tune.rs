@@ -7,7 +7,8 @@
 //!   mirrored, no capture possible for either side).
 //! * [`play_game`]: one game, each side searching a fixed number of nodes with its own
 //!   weights and transposition table.
-//! * [`fit`]: reads games (`FEN|moves|result` per line, result from White's view), keeps
+//! * [`fit`]: reads games (`FEN|moves|result` per line, result from White's view) or
+//!   labelled positions (`FEN|p`, p White's expected score in 0..1), keeps
 //!   the quiet positions (side to move not attacked, no capture winning material by SEE),
 //!   and fits the weights to minimise the mean squared difference between the result and
 //!   `1 / (1 + 10^(-K·eval/400))` (K fitted first): full-batch Adam with a light pull
@@ -363,6 +364,35 @@ fn is_quiet(pos: &Position) -> bool {
     !caps.iter().any(|&m| pos.see_ge(m, 1))
 }
 
+/// Every `every`-th quiet position (see [`fit`]) after the first 8 plies of each game in
+/// `text` (`FEN|moves|result` lines), as FENs: positions to label.
+pub fn quiet_positions(text: &str, every: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = 0usize;
+    for line in text.lines() {
+        let mut fields = line.split('|');
+        let (Some(fen), Some(moves)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        let Ok(mut pos) = Position::from_fen(fen.trim()) else {
+            continue;
+        };
+        for (ply, text) in moves.split_whitespace().enumerate() {
+            let Ok(m) = pos.parse_legal_move(text) else {
+                break;
+            };
+            pos.make_move(m);
+            if ply >= 8 && is_quiet(&pos) {
+                seen += 1;
+                if seen.is_multiple_of(every.max(1)) {
+                    out.push(pos.to_fen());
+                }
+            }
+        }
+    }
+    out
+}
+
 fn sample_of(pos: &Position, result: f32) -> Sample {
     let fc = feature_counts(pos);
     let features = (0..N_FEATURES)
@@ -386,6 +416,25 @@ fn load(text: &str) -> (Vec<Sample>, Vec<Sample>, usize) {
     let mut games = 0;
     for line in text.lines() {
         let fields: Vec<&str> = line.split('|').collect();
+        if let [fen, target] = fields[..] {
+            // A labelled position: `FEN|p`, p the expected score of White in 0..1 (for
+            // instance another engine's search score through a logistic curve).
+            let (Ok(pos), Ok(p)) = (Position::from_fen(fen.trim()), target.trim().parse::<f32>())
+            else {
+                continue;
+            };
+            if !(0.0..=1.0).contains(&p) || !is_quiet(&pos) {
+                continue;
+            }
+            games += 1;
+            let sample = sample_of(&pos, p);
+            if games % 10 == 0 {
+                valid.push(sample);
+            } else {
+                train.push(sample);
+            }
+            continue;
+        }
         let [fen, moves, result] = fields[..] else {
             continue;
         };
