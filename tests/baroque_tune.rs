@@ -72,7 +72,7 @@ fn material_fit() {
             *reasons.entry(g.reason.clone()).or_insert(0) += 1;
             plies += g.moves.len();
             let n = per_game.len();
-            if n % 50 == 0 || n == games_wanted {
+            if n.is_multiple_of(50) || n == games_wanted {
                 eprintln!(
                     "  round {round}: {n} games ({:.0} s so far)",
                     started.elapsed().as_secs_f64()
