@@ -132,6 +132,15 @@ pub trait Rules: Clone + Send + Sync + 'static {
         Err(format!("{} has no rule set called '{name}'", Self::NAME))
     }
 
+    /// How XBoard (CECP) must be told each legal move, for games whose notation XBoard
+    /// cannot draw as it is (captures away from the destination square): pairs of a move
+    /// and its text for XBoard. `seen` are the moves XBoard has shown since the start
+    /// position or `base`, as it was told them. Empty (the default): the game's own
+    /// notation.
+    fn xboard_moves(&self, _base: Option<&str>, _seen: &[String]) -> Vec<(Self::Move, String)> {
+        Vec::new()
+    }
+
     /// perft with the count under each root move.
     fn divide(&mut self, depth: u32) -> Divide {
         let mut d = Divide::default();

@@ -764,3 +764,107 @@ fn evaluation_terms() {
     let escape = pos("8/7I/6f1/2L3K1/8/8/8/3I1k2 b - - 1 1");
     assert!(escape.evaluate() > -5000);
 }
+
+/// XBoard's form of each move (`src/baroque/xboard.rs`): a capture away from the
+/// destination is told as a two-leg move through its victim, the imitator's suffix is
+/// never sent, a double capture leaves a ghost that the next quiet move clears, and every
+/// text reads back as its move.
+#[test]
+fn xboard_multi_leg_moves() {
+    use jiang::baroque::xboard::{parse_multi_leg, xboard_moves};
+    let text_of = |p: &Position, base: Option<&str>, seen: &[String], mv: &str| -> String {
+        let m = p.parse_legal_move(mv).expect(mv);
+        xboard_moves(p, base, seen)
+            .into_iter()
+            .find(|(x, _)| *x == m)
+            .map(|(_, t)| t)
+            .expect("listed")
+    };
+    // Withdrawal (example 5): the victim e5 is the middle square; a quiet move is plain.
+    let fen = "7k/8/8/4p3/3W4/8/8/K7 w - - 0 1";
+    let p = pos(fen);
+    assert_eq!(text_of(&p, Some(fen), &[], "d4b2"), "d4e5,e5b2");
+    assert_eq!(text_of(&p, Some(fen), &[], "d4d1"), "d4d1");
+    // Leap (example 7) and the king's displacement (on the destination: plain).
+    let fen = "k7/8/8/8/3p4/8/8/L6K w - - 0 1";
+    assert_eq!(text_of(&pos(fen), Some(fen), &[], "a1e5"), "a1d4,d4e5");
+    let fen = "8/8/8/4k3/4K3/8/8/8 b - - 1 1";
+    assert_eq!(text_of(&pos(fen), Some(fen), &[], "e5e4"), "e5e4");
+    // From the start position (no base FEN), nothing is a ghost.
+    assert_eq!(text_of(&Position::startpos(), None, &[], "a2a6"), "a2a6");
+    // The imitator's three methods (example 21): no suffix, told apart by the victim.
+    let base = "7k/8/8/3w4/3I4/8/1Pp5/3c3K w - - 0 1";
+    let p = pos(base);
+    for (mv, want) in [
+        ("d4d2c", "d4d1,d1d2"),
+        ("d4d2p", "d4c2,c2d2"),
+        ("d4d2w", "d4d5,d5d2"),
+    ] {
+        let text = text_of(&p, Some(base), &[], mv);
+        assert_eq!(text, want, "{mv}");
+        assert_eq!(
+            parse_multi_leg(&p, &text).map(|m| m.to_string()),
+            Ok(mv.into())
+        );
+    }
+    assert!(
+        parse_multi_leg(&p, "d4d2").is_err(),
+        "ambiguous without a leg"
+    );
+    assert_eq!(
+        p.parse_legal_move("d4d5,d5d2w").map(|m| m.to_string()),
+        Ok("d4d2w".into())
+    );
+    // Coordinator double capture (example 9): the freezer f2 (worth more) is told, the
+    // pincer b6 stays on XBoard's board as a ghost; Black's next quiet move clears it.
+    let base = "7k/8/1p6/8/8/2C5/1K3f2/8 w - - 0 1";
+    let mut p = pos(base);
+    let told = text_of(&p, Some(base), &[], "c3f6");
+    assert_eq!(told, "c3f2,f2f6");
+    p.make_move(p.parse_legal_move(&told).expect("reads back"));
+    assert_eq!(p.to_fen(), "7k/8/5C2/8/8/8/1K6/8 b - - 0 1");
+    let seen = vec![told];
+    assert_eq!(text_of(&p, Some(base), &seen, "h8h7"), "h8b6,b6h7");
+    // The ghost is gone once told: the next move is plain again.
+    let mut q = p.clone();
+    q.make_move(
+        q.parse_legal_move("h8b6,b6h7")
+            .expect("a ghost middle square"),
+    );
+    let seen2 = vec![seen[0].clone(), "h8b6,b6h7".to_string()];
+    assert_eq!(text_of(&q, Some(base), &seen2, "b2b3"), "b2b3");
+    // A person's plain capture in XBoard (no legs) leaves its victim as a ghost too.
+    let base = "7k/8/8/3p4/3W4/8/8/K7 w - - 0 1";
+    let mut p = pos(base);
+    p.make_move(p.parse_legal_move("d4d1").expect("legal"));
+    assert_eq!(
+        text_of(&p, Some(base), &["d4d1".to_string()], "h8g8"),
+        "h8d5,d5g8"
+    );
+    // Refused: a middle square holding a piece the move does not capture, legs that do
+    // not join up, an unfinished move.
+    let p = pos("7k/8/8/3p4/3W4/8/8/K7 w - - 0 1");
+    assert_eq!(
+        p.parse_legal_move("d4e4,e4d1").map(|m| m.to_string()),
+        Ok("d4d1".into()),
+        "an empty middle square"
+    );
+    assert!(
+        p.parse_legal_move("a1d5,d5a2").is_err(),
+        "d5 is not captured by a1a2"
+    );
+    assert!(p.parse_legal_move("d4d5,d6d1").is_err(), "legs do not join");
+    assert!(p.parse_legal_move("d4d5,").is_err());
+    assert!(p.parse_legal_move(",").is_err());
+    // Every move's text reads back as that move, on random positions.
+    for p in sample_positions(6, 300) {
+        let fen = p.to_fen();
+        for (m, text) in xboard_moves(&p, Some(&fen), &[]) {
+            assert!(!text.ends_with(['p', 'c', 'w']), "{} {text}", p.to_fen());
+            let back = p.parse_legal_move(&text);
+            assert_eq!(back, Ok(m), "{} {m} told as {text}", p.to_fen());
+            let away = p.captures_of(m) & !(1u64 << m.to().index());
+            assert_eq!(text.contains(','), away != 0, "{} {m} {text}", p.to_fen());
+        }
+    }
+}

@@ -1,8 +1,9 @@
 //! Self-play tools for the Baroque evaluation (all ignored: they take minutes to hours).
 //!
 //! * `material_fit`: self-play at fixed nodes, then the logistic fit of the material
-//!   values (see `jiang::baroque::tune`). Env: `GAMES` (each from its own opening),
-//!   `NODES`, `ROUNDS` (refit and replay with the fitted values), `SEED`.
+//!   values with a bootstrap interval over games (see `jiang::baroque::tune`). Env:
+//!   `GAMES` (each from its own opening), `NODES`, `ROUNDS` (refit and replay with the
+//!   fitted values), `SEED`, `RESAMPLES`, `BASE` (weights to start from).
 //! * `weights_match`: the default weights against a variant. Env: `VARIANT` (e.g.
 //!   `king_open=10,value.2=500`), `BASE` (changes to the defaults for both sides),
 //!   `PAIRS`, `NODES`, `SEED`.
@@ -11,7 +12,8 @@
 
 use jiang::baroque::eval::{Params, DEFAULT_PARAMS};
 use jiang::baroque::tune::{
-    fit_logistic, run_match, run_selfplay, samples, set_param, GameRecord, SelfPlay, SAMPLE_KINDS,
+    material_fit_with_bootstrap, run_match, run_selfplay, samples, set_param, GameRecord, Sample,
+    SelfPlay, SAMPLE_KINDS,
 };
 
 fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -44,30 +46,38 @@ fn material_fit() {
     let games_wanted: usize = env("GAMES", 100);
     let rounds: usize = env("ROUNDS", 1);
     let seed: u64 = env("SEED", 1);
+    let resamples: usize = env("RESAMPLES", 200);
     let mut params: &'static Params = with_changes(DEFAULT_PARAMS, &env("BASE", String::new()));
+    println!(
+        "material fit: {games_wanted} games a round, {} nodes a move, {} random plies, ply cap {:?}, seed {seed}",
+        cfg.nodes, cfg.random_plies, cfg.max_plies
+    );
     for round in 0..rounds {
-        let mut all = Vec::new();
+        let mut per_game: Vec<Vec<Sample>> = Vec::new();
         let mut reasons = std::collections::BTreeMap::new();
         let mut plies = 0;
-        let mut games = 0;
         let started = std::time::Instant::now();
         let (mut white, mut black, mut draws) = (0, 0, 0);
+        let playing: Vec<i32> = SAMPLE_KINDS
+            .iter()
+            .map(|k| params.value[k.index()])
+            .collect();
         let mut collect = |g: &GameRecord| {
             match g.white_score {
                 x if x > 0.75 => white += 1,
                 x if x < 0.25 => black += 1,
                 _ => draws += 1,
             }
-            all.extend(samples(g));
+            per_game.push(samples(g));
             *reasons.entry(g.reason.clone()).or_insert(0) += 1;
             plies += g.moves.len();
-            games += 1;
-            eprintln!(
-                "  game {games}: {} plies, {} ({:.0} s so far)",
-                g.moves.len(),
-                g.reason,
-                started.elapsed().as_secs_f64()
-            );
+            let n = per_game.len();
+            if n.is_multiple_of(50) || n == games_wanted {
+                eprintln!(
+                    "  round {round}: {n} games ({:.0} s so far)",
+                    started.elapsed().as_secs_f64()
+                );
+            }
         };
         run_selfplay(
             params,
@@ -76,29 +86,30 @@ fn material_fit() {
             seed + round as u64,
             &mut collect,
         );
-        let (w, b) = fit_logistic(&all, 1.0);
-        let unit = w[0];
-        let values: Vec<i32> = w
-            .iter()
-            .map(|x| (100.0 * x / unit).round() as i32)
-            .collect();
+        let games = per_game.len();
+        let n_samples: usize = per_game.iter().map(|g| g.len()).sum();
+        let (w, values, ci) = material_fit_with_bootstrap(&per_game, resamples, seed);
         println!(
-            "round {round}: {games} games ({} plies on average), {} samples, white {} / black {} / draw {}",
+            "round {round}: playing with {playing:?} (P C L I W F); {games} games ({} plies on average, {:.0} s), {n_samples} samples, white {white} / black {black} / draw {draws}",
             plies / games.max(1),
-            all.len(),
-            white,
-            black,
-            draws
+            started.elapsed().as_secs_f64()
         );
         println!("  endings {reasons:?}");
-        println!("  logistic weights {w:.3?} bias {b:.3}");
-        for (k, v) in SAMPLE_KINDS.iter().zip(values.iter()) {
-            println!("  {:<12} {v}", k.name());
+        println!("  logistic weights per piece of surplus (P C L I W F): {w:.3?}");
+        for ((k, v), (lo, hi)) in SAMPLE_KINDS.iter().zip(values.iter()).zip(ci.iter()) {
+            println!(
+                "  {:<12} {v:>5}   95 % bootstrap interval {lo} .. {hi} ({resamples} resamples of games)",
+                k.name()
+            );
         }
         let mut next = *params;
         for (k, v) in SAMPLE_KINDS.iter().zip(values.iter()) {
             next.value[k.index()] = *v;
         }
+        println!(
+            "  as Params::value (PieceKind order P C L I W K F): {:?}",
+            next.value
+        );
         params = Box::leak(Box::new(next));
     }
 }

@@ -5,6 +5,13 @@
 #
 #   game 1 "cecp": Fairy-Stockfish (Red, CECP) vs jiang (Black) speaking CECP natively
 #   game 2 "ucci": jiang through `uci2wb -x` (UCCI, Red) vs Fairy-Stockfish (Black)
+#   game 4 "baroque": jiang vs jiang in Baroque chess (CSE 473), described to XBoard the same
+#     way; its captures away from the destination square (withdrawal, leap, pinch,
+#     coordination) reach XBoard as multi-leg moves (`d4d5,d5d1`: the middle square is
+#     removed). The relayed moves are replayed as for game 3, and XBoard's board is
+#     rebuilt from them as XBoard draws them (start and middle squares emptied, the last
+#     square filled) and compared with jiang's final position: pieces XBoard still shows
+#     but that were taken (ghosts of double captures not yet cleared) are counted.
 #   game 3 "fairy": jiang vs jiang in fairychess (CS3243), a variant XBoard learns from the
 #     engine (`setup` with the pieces, `piece` with the squire's and combatant's Betza
 #     moves); XBoard cannot judge those pieces (-testLegality false), so each jiang checks
@@ -111,7 +118,7 @@ screenshot() {
 # ---- one game ------------------------------------------------------------------------
 # play NAME BAD_LINES FIRST_CMD SECOND_CMD [VARIANT]: BAD_LINES is a regex for lines of
 # XBoard's debug log that show jiang in trouble (refusing a move of the GUI, so the boards
-# disagree, or answering with an error). VARIANT: xiangqi (default) or fairychess.
+# disagree, or answering with an error). VARIANT: xiangqi (default), fairychess or baroque.
 play() {
   local name=$1 bad=$2 fcp=$3 scp=$4 variant=${5:-xiangqi}
   local dir=$ART/$name
@@ -133,6 +140,7 @@ play() {
     # judge (each refuses an illegal move of the other) and claim the result.
     rules=(-testLegality false -testClaims false -ruleMoves 0 -repeatsToDraw 0 -materialDraws false)
     move_re='^[KRBNSCkrbnsc]?[a-h]?[1-8]?x?[a-h][1-8]'
+    [ "$variant" = baroque ] && move_re='^[PLICWFKplicwfk]?[a-h]?[1-8]?x?[a-h][1-8]'
   fi
   local args=(
     -variant "$variant"
@@ -145,6 +153,7 @@ play() {
     "${rules[@]}"
     -saveGameFile "$pgn"
     -popupExitMessage false
+    -startupMessage ""
     -saveSettingsOnExit false
     -debug -nameOfDebugFile "$log"
   )
@@ -214,8 +223,8 @@ replay() {
   local fen moves out verdict
   fen=$(sed -n 's/^\[FEN "\(.*\)"\]/\1/p' "$pgn" | head -1)
   [ -n "$fen" ] || fail "game $name: no FEN tag in $pgn"
-  moves=$(sed -n -E 's/^[0-9]+ <(first|second) *: *move ([a-z0-9]+).*/\2/p' "$log" | tr '\n' ' ')
-  out=$(printf 'uci\nsetoption name UCI_Variant value %s\nposition fen %s moves %s\nresult\nisready\nquit\n' \
+  moves=$(sed -n -E 's/^[0-9]+ <(first|second) *: *move ([a-z0-9,]+).*/\2/p' "$log" | tr '\n' ' ')
+  out=$(printf 'uci\nsetoption name UCI_Variant value %s\nposition fen %s moves %s\nresult\nd\nisready\nquit\n' \
     "$variant" "$fen" "$moves" | timeout 20 "$JIANG" 2>&1) || fail "game $name: the replay failed"
   if echo "$out" | grep -E '^info string'; then
     fail "game $name: jiang refuses the moves XBoard relayed"
@@ -224,9 +233,56 @@ replay() {
   say "game $name: $(echo "$moves" | wc -w) relayed moves replayed through jiang: all legal, result $verdict"
   echo "replayed $(echo "$moves" | wc -w) moves through jiang: $verdict" >>"$(dirname "$pgn")/summary.txt"
   [ "$verdict" = "$result" ] || fail "game $name: jiang judges the replayed game $verdict, the PGN $result"
+  [ "$variant" = baroque ] && shown_board "$name" "$fen" "$moves" "$out" "$(dirname "$pgn")"
+  return 0
 }
 
-GAMES=${XBOARD_GAMES:-cecp ucci fairy}
+# shown_board NAME FEN MOVES REPLAY_OUTPUT DIR (Baroque): XBoard's board rebuilt from the
+# relayed moves as XBoard 4.9.1 applies them, against jiang's final position (from the
+# replay's `d`): every piece jiang has must be drawn where it stands, and pieces drawn
+# but taken (ghosts) are counted; both boards go to DIR/boards.txt.
+shown_board() {
+  local name=$1 fen=$2 moves=$3 out=$4 dir=$5
+  local final
+  final=$(echo "$out" | sed -n 's/^FEN: //p' | tail -1)
+  [ -n "$final" ] || fail "game $name: no final FEN from the replay"
+  python3 - "$fen" "$final" "$moves" >"$dir/boards.txt" <<'PY' || fail "game $name: XBoard's board differs from jiang's beyond ghosts (see $dir/boards.txt)"
+import sys
+def board(fen):
+    b = {}
+    for r, row in enumerate(fen.split()[0].split("/")):
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+            else:
+                b["abcdefgh"[f] + str(8 - r)] = ch
+                f += 1
+    return b
+shown = board(sys.argv[1])
+multi = 0
+for mv in sys.argv[3].split():
+    sq = [mv[0:2]] + [leg[2:4] for leg in mv.split(",")]
+    multi += len(sq) > 2
+    piece = shown.pop(sq[0], None)
+    for s in sq[1:-1]:
+        shown.pop(s, None)
+    if piece is not None:
+        shown[sq[-1]] = piece
+real = board(sys.argv[2])
+missing = {s: p for s, p in real.items() if shown.get(s) != p}
+ghosts = {s: p for s, p in shown.items() if s not in real}
+print("multi-leg moves relayed: %d" % multi)
+print("jiang's final position: %s" % sys.argv[2])
+print("pieces XBoard draws wrongly or not at all: %s" % (missing or "none"))
+print("ghosts (taken pieces XBoard still draws): %s" % (ghosts or "none"))
+sys.exit(1 if missing else 0)
+PY
+  cat "$dir/boards.txt" >>"$dir/summary.txt"
+  say "game $name: $(tr '\n' ';' <"$dir/boards.txt")"
+}
+
+GAMES=${XBOARD_GAMES:-cecp ucci fairy baroque}
 for g in $GAMES; do
   case $g in
     # jiang is the second engine and speaks CECP itself.
@@ -237,7 +293,8 @@ for g in $GAMES; do
       "$UCI2WB debug -x $JIANG" "$FSF" ;;
     # jiang against jiang, both speaking CECP.
     fairy) play fairy '^[0-9]+ <(first|second) *: *(Illegal move|Error|tellusererror)' "$JIANG" "$JIANG" fairychess ;;
-    *) fail "unknown game '$g' (cecp, ucci, fairy)" ;;
+    baroque) play baroque '^[0-9]+ <(first|second) *: *(Illegal move|Error|tellusererror)' "$JIANG" "$JIANG" baroque ;;
+    *) fail "unknown game '$g' (cecp, ucci, fairy, baroque)" ;;
   esac
 done
 

@@ -5,13 +5,14 @@ use super::movegen;
 use super::position::Position;
 use super::see;
 use super::types::{Move, PieceKind};
-use crate::game::{Game, GameEnd, GenType, Outcome, Rules};
+use crate::game::{Game, GameEnd, GenType, Outcome, Rules, XboardVariant};
 use crate::movelist::MoveList;
 
 impl Rules for Position {
     type Move = Move;
     const NAME: &'static str = "baroque";
     const PLAYERS: &'static [&'static str] = &["white", "black"];
+    const XBOARD: Option<XboardVariant> = Some(super::xboard::XBOARD);
 
     fn start_position() -> Self {
         Position::startpos()
@@ -28,8 +29,14 @@ impl Rules for Position {
     fn legal_moves(&self) -> Vec<Move> {
         movegen::legal_moves(self)
     }
+    /// The canonical notation (`d4d1`, `d4d2c`), or XBoard's multi-leg form
+    /// (`d4d5,d5d1`: see [`super::xboard`]).
     fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
-        movegen::parse_legal_move(self, text)
+        if super::xboard::is_multi_leg(text) {
+            super::xboard::parse_multi_leg(self, text)
+        } else {
+            movegen::parse_legal_move(self, text)
+        }
     }
     fn play(&mut self, m: Move) {
         self.make_move(m);
@@ -48,6 +55,9 @@ impl Rules for Position {
     }
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);
+    }
+    fn xboard_moves(&self, base: Option<&str>, seen: &[String]) -> Vec<(Move, String)> {
+        super::xboard::xboard_moves(self, base, seen)
     }
 }
 

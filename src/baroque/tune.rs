@@ -298,18 +298,24 @@ pub fn samples(g: &GameRecord) -> Vec<Sample> {
 /// Fits `P(White wins) = σ(b + Σ w_k d_k)` by Newton's method with a ridge term `l2`;
 /// returns (`w`, `b`).
 pub fn fit_logistic(samples: &[Sample], l2: f64) -> ([f64; 6], f64) {
+    let weighted: Vec<(Sample, f64)> = samples.iter().map(|&s| (s, 1.0)).collect();
+    fit_logistic_weighted(&weighted, l2)
+}
+
+/// [`fit_logistic`] over samples with weights (a weight counts the sample that often).
+pub fn fit_logistic_weighted(samples: &[(Sample, f64)], l2: f64) -> ([f64; 6], f64) {
     const N: usize = 7;
     let mut theta = [0.0f64; N];
     for _ in 0..50 {
         let mut grad = [0.0f64; N];
         let mut hess = [[0.0f64; N]; N];
-        for (d, y) in samples {
+        for &((d, y), n) in samples {
             let x: [f64; N] = [d[0], d[1], d[2], d[3], d[4], d[5], 1.0];
             let z: f64 = x.iter().zip(theta.iter()).map(|(a, b)| a * b).sum();
             let p = 1.0 / (1.0 + (-z).exp());
-            let w = p * (1.0 - p);
+            let w = n * p * (1.0 - p);
             for i in 0..N {
-                grad[i] += (p - y) * x[i];
+                grad[i] += n * (p - y) * x[i];
                 for j in 0..N {
                     hess[i][j] += w * x[i] * x[j];
                 }
@@ -333,6 +339,65 @@ pub fn fit_logistic(samples: &[Sample], l2: f64) -> ([f64; 6], f64) {
         [theta[0], theta[1], theta[2], theta[3], theta[4], theta[5]],
         theta[6],
     )
+}
+
+/// Material values in pincers × 100 from the fitted logistic weights (`100 · w_k / w_pincer`).
+pub fn values_from_weights(w: &[f64; 6]) -> [i32; 6] {
+    let mut v = [0; 6];
+    for (out, x) in v.iter_mut().zip(w.iter()) {
+        *out = (100.0 * x / w[0]).round() as i32;
+    }
+    v
+}
+
+/// The samples of several games merged: equal samples (the same material differences
+/// and result) become one with a weight, which makes the fit fast.
+pub fn merge_samples<'a>(games: impl IntoIterator<Item = &'a [Sample]>) -> Vec<(Sample, f64)> {
+    let mut counts: std::collections::BTreeMap<([i64; 6], i64), f64> =
+        std::collections::BTreeMap::new();
+    for g in games {
+        for (d, y) in g {
+            let key = (d.map(|x| x as i64), (2.0 * y) as i64);
+            *counts.entry(key).or_insert(0.0) += 1.0;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|((d, y), n)| ((d.map(|x| x as f64), y as f64 / 2.0), n))
+        .collect()
+}
+
+/// The material fit of a set of games (each a list of samples) with a bootstrap over
+/// games: the logistic weights and the values of the fit on all games, and for each kind the 2.5 % and 97.5 %
+/// quantiles of the values over `resamples` fits on games drawn with replacement (the
+/// samples of one game are not independent, so the game is the unit drawn).
+pub fn material_fit_with_bootstrap(
+    games: &[Vec<Sample>],
+    resamples: usize,
+    seed: u64,
+) -> ([f64; 6], [i32; 6], [(i32, i32); 6]) {
+    let all = merge_samples(games.iter().map(|g| g.as_slice()));
+    let (w, _) = fit_logistic_weighted(&all, 1.0);
+    let point = values_from_weights(&w);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut draws: Vec<[i32; 6]> = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        let pick: Vec<&[Sample]> = (0..games.len())
+            .map(|_| games[(rng.next_u64() % games.len() as u64) as usize].as_slice())
+            .collect();
+        let (w, _) = fit_logistic_weighted(&merge_samples(pick), 1.0);
+        draws.push(values_from_weights(&w));
+    }
+    let mut ci = [(0, 0); 6];
+    for (k, c) in ci.iter_mut().enumerate() {
+        let mut v: Vec<i32> = draws.iter().map(|d| d[k]).collect();
+        v.sort_unstable();
+        if !v.is_empty() {
+            let q = |f: f64| v[((f * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
+            *c = (q(0.025), q(0.975));
+        }
+    }
+    (w, point, ci)
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (small systems).

@@ -100,6 +100,13 @@ pub trait GameSession: Send {
     /// An answer without searching (the first legal move that is not banned), for when
     /// the search thread cannot be started.
     fn fallback_answer(&self) -> Answer;
+    /// The legal moves as XBoard must be told them (CECP), as pairs (canonical, XBoard
+    /// text), given the moves XBoard has shown since the start position or `base`, as it
+    /// was told them; empty when the canonical notation is what XBoard expects (see
+    /// [`Rules::xboard_moves`]).
+    fn xboard_moves(&self, _base: Option<&str>, _seen: &[String]) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// Blocks until a `go` can be answered without first preparing anything (a table
     /// some games build in the background when they are selected). `isready` and CECP's
     /// `ping` wait for it: the GUI's clock must not pay for the preparation.
@@ -284,6 +291,13 @@ impl<G: Game> GameSession for SearchSession<G> {
     }
     fn xboard(&self) -> Option<XboardVariant> {
         G::XBOARD
+    }
+    fn xboard_moves(&self, base: Option<&str>, seen: &[String]) -> Vec<(String, String)> {
+        self.pos
+            .xboard_moves(base, seen)
+            .into_iter()
+            .map(|(m, text)| (m.to_string(), text))
+            .collect()
     }
     fn start_fen(&self) -> String {
         G::start_position().to_fen()

@@ -22,7 +22,7 @@
 use super::output::{cecp_answer, cecp_thinking, send};
 use super::parse::GoCommand;
 use super::{truncate, Session, ENGINE_NAME};
-use crate::engine::{Event, EventSink, MAX_HASH_MB, MAX_THREADS};
+use crate::engine::{Answer, Event, EventSink, MAX_HASH_MB, MAX_THREADS};
 use crate::games;
 use crate::xiangqi::fen::MAX_RULE60;
 use std::sync::Arc;
@@ -59,6 +59,12 @@ pub struct CecpState {
     base: Option<String>,
     /// The moves played since `base` (the engine's position is `base` plus these).
     moves: Vec<String>,
+    /// The same moves as XBoard was told them (games that tell XBoard their moves in
+    /// another form: see [`crate::game::Rules::xboard_moves`]).
+    seen: Vec<String>,
+    /// For the running game move: each legal move and how XBoard is told it (empty: as
+    /// it is written).
+    told: Arc<Vec<(String, String)>>,
     /// Force mode: play neither side.
     force: bool,
     /// The player the engine plays when not in force mode (0 = White/Red).
@@ -87,6 +93,8 @@ impl Default for CecpState {
         CecpState {
             base: None,
             moves: Vec::new(),
+            seen: Vec::new(),
+            told: Arc::new(Vec::new()),
             force: false,
             engine_side: 1,
             analyzing: false,
@@ -364,7 +372,14 @@ impl Session {
             if let (Some(SearchKind::Play), true, Some(m)) =
                 (kind, outcome.answered, outcome.answer.best)
             {
-                if let Err(e) = self.cecp_play(&m) {
+                let shown = self
+                    .cecp
+                    .told
+                    .iter()
+                    .find(|(canonical, _)| *canonical == m)
+                    .map_or(m.as_str(), |(_, text)| text.as_str())
+                    .to_string();
+                if let Err(e) = self.cecp_play(&shown) {
                     log::error!("the engine's move {m} is not legal on the CECP board: {e}");
                 }
             }
@@ -384,10 +399,11 @@ impl Session {
         ));
     }
 
-    /// Plays a move on the game board if it is legal.
+    /// Plays a move on the game board if it is legal (`text` as XBoard has it).
     fn cecp_play(&mut self, text: &str) -> Result<(), String> {
         let m = self.engine.play(text)?;
         self.cecp.moves.push(m);
+        self.cecp.seen.push(text.to_string());
         Ok(())
     }
 
@@ -404,6 +420,7 @@ impl Session {
         };
         self.cecp.base = fen;
         self.cecp.moves.clear();
+        self.cecp.seen.clear();
     }
 
     /// `variant NAME`: switches the game and, for games XBoard does not know, describes
@@ -511,6 +528,7 @@ impl Session {
             log::error!("cannot replay the CECP game: {e}");
         }
         self.cecp.moves.truncate(keep);
+        self.cecp.seen.truncate(keep);
         if self.cecp.analyzing {
             self.cecp_analyze();
         }
@@ -559,6 +577,7 @@ impl Session {
     /// as comments, and for a game move its `move` line and result claim.
     fn cecp_sink(&self, kind: SearchKind) -> EventSink {
         let show_thinking = kind == SearchKind::Analyze || self.cecp.post;
+        let told = Arc::clone(&self.cecp.told);
         Arc::new(move |event: Event<'_>| match event {
             Event::Info(info) => {
                 if show_thinking && info.multipv == 1 {
@@ -568,7 +587,16 @@ impl Session {
             Event::Note(msg) => send(&format!("# {msg}")),
             Event::Answer(answer) => {
                 if kind == SearchKind::Play {
-                    for line in cecp_answer(answer) {
+                    let text = answer.best.as_ref().and_then(|best| {
+                        told.iter()
+                            .find(|(canonical, _)| canonical == best)
+                            .map(|(_, text)| text.clone())
+                    });
+                    let shown = Answer {
+                        best: text.or_else(|| answer.best.clone()),
+                        ..answer.clone()
+                    };
+                    for line in cecp_answer(&shown) {
                         send(&line);
                     }
                 }
@@ -589,6 +617,11 @@ impl Session {
         }
         let go = self.cecp_go_command();
         log::debug!("cecp go: {go:?} (opponent's clock {:?})", self.cecp.otim);
+        self.cecp.told = Arc::new(
+            self.engine
+                .game()
+                .xboard_moves(self.cecp.base.as_deref(), &self.cecp.seen),
+        );
         let sink = self.cecp_sink(SearchKind::Play);
         self.engine.go(&go, sink);
         self.cecp.search = Some(SearchKind::Play);

@@ -4,12 +4,13 @@
 
 use super::Dialect;
 
-/// Whether a word is a move as the engine prints them (`h2e2`, `e7e8q`, `BE2BE4`).
+/// Whether a word is a move as the engine prints them (`h2e2`, `e7e8q`, `BE2BE4`, and
+/// Baroque's XBoard multi-leg moves `d4d5,d5d1`).
 pub fn is_move(w: &str) -> bool {
     (2..=16).contains(&w.len())
         && w.bytes().any(|b| b.is_ascii_digit())
         && w.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"@=+-".contains(&b))
+            .all(|b| b.is_ascii_alphanumeric() || b"@=+-,".contains(&b))
 }
 
 fn is_uint(w: &str) -> bool {
