@@ -3,7 +3,8 @@
 //! Plays games between three entrants and referees them with jiang's ThreeChess rules
 //! (which match the reference's perft and move lists, see `tests/threechess_rules.rs`).
 //! An entrant is
-//! * `jiang[:ALGO]`: jiang's search in this process (ALGO: paranoid, brs, brs+, maxn);
+//! * `jiang[:ALGO[:values=P,N,B,R,Q]]`: jiang's search in this process (ALGO: paranoid,
+//!   brs, brs+, maxn), optionally with other material values (centipawns);
 //! * `uci:PATH`: a UCI engine process (jiang: `UCI_Variant threechess`), told the game
 //!   with `position startpos moves …` and `go movetime …`, `go nodes …` or `go btime …
 //!   gtime … rtime …`;
@@ -25,6 +26,7 @@
 
 use jiang::search::SearchControl;
 use jiang::threechess::agents::{Agent, GreedyAgent, RandomAgent};
+use jiang::threechess::eval::{Params, DEFAULT_PARAMS};
 use jiang::threechess::search::{self as three, Algorithm, ThreeLimits};
 use jiang::threechess::{Board, Ending, Move, Player};
 use jiang::time::TimeSettings;
@@ -67,13 +69,27 @@ trait Contestant {
 /// jiang's search in this process.
 struct InProcess {
     algorithm: Algorithm,
+    params: Params,
     tt: TranspositionTable,
     depth: Option<i32>,
 }
 
 impl Contestant for InProcess {
     fn name(&self) -> String {
-        format!("jiang:{}", self.algorithm.name())
+        if self.params == DEFAULT_PARAMS {
+            format!("jiang:{}", self.algorithm.name())
+        } else {
+            let v = self.params.values;
+            format!(
+                "jiang:{}:values={},{},{},{},{}",
+                self.algorithm.name(),
+                v[0],
+                v[1],
+                v[2],
+                v[3],
+                v[4]
+            )
+        }
     }
     fn new_game(&mut self, _seed: u64) {
         self.tt.clear();
@@ -104,6 +120,7 @@ impl Contestant for InProcess {
                 _ => None,
             },
             algorithm: self.algorithm,
+            params: self.params,
             ..ThreeLimits::default()
         };
         let control = SearchControl::new(Some(soft), Some(hard), false);
@@ -287,14 +304,25 @@ fn make_contestant(spec: &str) -> Result<Box<dyn Contestant>, String> {
     match spec.split_once(':') {
         None if spec == "jiang" => Ok(Box::new(InProcess {
             algorithm: three::DEFAULT_ALGORITHM,
+            params: DEFAULT_PARAMS,
             tt: TranspositionTable::new(32),
             depth: None,
         })),
-        Some(("jiang", a)) => Ok(Box::new(InProcess {
-            algorithm: parse_algo(a)?,
-            tt: TranspositionTable::new(32),
-            depth: None,
-        })),
+        Some(("jiang", rest)) => {
+            // jiang:ALGO or jiang:ALGO:values=P,N,B,R,Q
+            let (a, options) = rest.split_once(':').unwrap_or((rest, ""));
+            let params = match options.strip_prefix("values=") {
+                Some(v) => Params::parse_values(v)?,
+                None if options.is_empty() => DEFAULT_PARAMS,
+                None => return Err(format!("unknown option `{options}` in `{spec}`")),
+            };
+            Ok(Box::new(InProcess {
+                algorithm: parse_algo(a)?,
+                params,
+                tt: TranspositionTable::new(32),
+                depth: None,
+            }))
+        }
         None if spec == "greedy" || spec == "random" => Ok(Box::new(AgentPlayer {
             kind: if spec == "greedy" { "greedy" } else { "random" },
             agent: Box::new(RandomAgent::new(0)),
@@ -463,7 +491,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N] \
          [--max-plies N] [--seed S] [--verbose]\n       threechess-match perft DEPTH\n\
-         players: jiang[:paranoid|brs|brs+|maxn], uci:PATH, greedy, random"
+         players: jiang[:paranoid|brs|brs+|maxn[:values=P,N,B,R,Q]], uci:PATH, greedy, random"
     );
     std::process::exit(2)
 }
