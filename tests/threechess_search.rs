@@ -4,6 +4,7 @@
 
 use jiang::search::SearchControl;
 use jiang::threechess::agents::{Agent, GreedyAgent, RandomAgent};
+use jiang::threechess::eval::OTHER_CAPTURE;
 use jiang::threechess::search::{
     search, time_budget, Algorithm, ThreeInfo, ThreeLimits, ThreeResult, WIN_BOUND,
 };
@@ -113,12 +114,39 @@ fn reports_grow_in_depth_and_the_scores_match_the_line() {
             assert!(line.is_legal(m), "{algorithm:?}: PV move {m}");
             line.make_move(m);
         }
-        // The mover's score is its score at the end of the principal variation.
-        assert_eq!(
-            last.score,
-            last.scores[Player::Blue.index()],
-            "{algorithm:?}"
-        );
+        // The mover's score is its score at the end of the principal variation, in
+        // every iteration (BRS's lines end with the root player to move after a pass).
+        for info in &infos {
+            assert_eq!(
+                info.score,
+                info.scores[Player::Blue.index()],
+                "{algorithm:?} depth {}",
+                info.depth
+            );
+        }
+    }
+}
+
+#[test]
+fn best_reply_search_does_not_fear_an_opponent_marching_on_a_standing_one() {
+    // From the opening, BRS lets one opponent move while the other passes; without the
+    // stand-in rule Green's queen walked to Blue's king through Blue's passes (GD1GG4,
+    // GG4BF1, BF1BE1) and every Red move scored as the third player's loss
+    // (`OTHER_CAPTURE`) from depth 5 on.
+    let mut b = Board::startpos();
+    for m in ["BE2BE4", "GE2GE4"] {
+        b.make_move(mv(m));
+    }
+    for algorithm in [Algorithm::Brs, Algorithm::BrsPlus] {
+        let (_, infos) = run(&b, &depth(6, algorithm));
+        for info in &infos {
+            assert!(
+                info.score > OTHER_CAPTURE,
+                "{algorithm:?} depth {}: {}",
+                info.depth,
+                info.score
+            );
+        }
     }
 }
 

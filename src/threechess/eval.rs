@@ -27,6 +27,42 @@ use super::types::{squares_of, Kind, Player, Square, Squares};
 /// captured king ends the game).
 pub const VALUES: [i32; 6] = [100, 300, 325, 500, 950, 0];
 
+/// The evaluation's tunable weights (the searches take them from their limits, so that
+/// matches can set variants against each other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Material values (centipawns) by [`Kind::index`]; the king's entry is unused.
+    pub values: [i32; 6],
+}
+
+/// The weights jiang plays with.
+pub const DEFAULT_PARAMS: Params = Params { values: VALUES };
+
+impl Default for Params {
+    fn default() -> Self {
+        DEFAULT_PARAMS
+    }
+}
+
+impl Params {
+    /// Reads `P,N,B,R,Q` material values (centipawns), e.g. `100,300,300,500,900`.
+    pub fn parse_values(text: &str) -> Result<Params, String> {
+        let v: Vec<i32> = text
+            .split(',')
+            .map(|x| x.trim().parse::<i32>())
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("bad material values `{text}`: {e}"))?;
+        if v.len() != 5 || v.iter().any(|&x| !(0..=10_000).contains(&x)) {
+            return Err(format!(
+                "material values `{text}`: five numbers 0..=10000 (P,N,B,R,Q) expected"
+            ));
+        }
+        Ok(Params {
+            values: [v[0], v[1], v[2], v[3], v[4], 0],
+        })
+    }
+}
+
 /// Value of a kind for ordering and exchanges, the king's high.
 pub const ORDER_VALUES: [i32; 6] = [100, 300, 325, 500, 950, 4000];
 
@@ -125,7 +161,7 @@ fn near_centre(p: Player, sq: Square) -> i32 {
 }
 
 /// The terms of player `p`.
-pub fn player_terms(b: &Board, p: Player, att: &Attacks) -> Terms {
+pub fn player_terms(b: &Board, p: Player, att: &Attacks, params: &Params) -> Terms {
     let mut t = Terms::default();
     let own = b.occupied_by(p);
     for kind in [
@@ -135,7 +171,7 @@ pub fn player_terms(b: &Board, p: Player, att: &Attacks) -> Terms {
         Kind::Rook,
         Kind::Queen,
     ] {
-        t.material += b.pieces(p, kind).count_ones() as i32 * VALUES[kind.index()];
+        t.material += b.pieces(p, kind).count_ones() as i32 * params.values[kind.index()];
     }
     for sq in squares_of(b.pieces(p, Kind::Pawn)) {
         t.pawns += pawn_progress(p, sq) * 12;
@@ -165,7 +201,7 @@ pub fn player_terms(b: &Board, p: Player, att: &Attacks) -> Terms {
         let Some(piece) = b.piece_at(sq) else {
             continue;
         };
-        let value = VALUES[piece.kind().index()];
+        let value = params.values[piece.kind().index()];
         let loss = if own_att & sq.bit() != 0 {
             value / 8
         } else {
@@ -202,7 +238,7 @@ pub fn player_terms(b: &Board, p: Player, att: &Attacks) -> Terms {
 /// Each player's own score (blue, green, red).
 pub fn absolute(b: &Board) -> [i32; 3] {
     let att = Attacks::of(b);
-    Player::ALL.map(|p| player_terms(b, p, &att).total())
+    Player::ALL.map(|p| player_terms(b, p, &att, &DEFAULT_PARAMS).total())
 }
 
 /// For each player, the enemy about to capture its king: one that attacks it and moves
@@ -244,8 +280,13 @@ fn view_of(p: Player, rel: &[i32; 3], en_prise: &[Option<Player>; 3]) -> i32 {
 
 /// The position's score from each player's view (blue, green, red).
 pub fn views(b: &Board) -> [i32; 3] {
+    views_with(b, &DEFAULT_PARAMS)
+}
+
+/// [`views`] with other weights.
+pub fn views_with(b: &Board, params: &Params) -> [i32; 3] {
     let att = Attacks::of(b);
-    let abs = Player::ALL.map(|p| player_terms(b, p, &att).total());
+    let abs = Player::ALL.map(|p| player_terms(b, p, &att, params).total());
     let rel = relative(abs);
     let en_prise = kings_en_prise(b, &att);
     Player::ALL.map(|p| view_of(p, &rel, &en_prise))
@@ -255,6 +296,12 @@ pub fn views(b: &Board) -> [i32; 3] {
 #[inline]
 pub fn view(b: &Board, p: Player) -> i32 {
     views(b)[p.index()]
+}
+
+/// [`view`] with other weights.
+#[inline]
+pub fn view_with(b: &Board, p: Player, params: &Params) -> i32 {
+    views_with(b, params)[p.index()]
 }
 
 /// Each player's score minus the mean of the other two's.
@@ -275,7 +322,7 @@ pub fn report(b: &Board) -> String {
     let mut s = String::from("player   material  pawns  develop  king  threats  activity  total\n");
     let mut abs = [0; 3];
     for p in Player::ALL {
-        let t = player_terms(b, p, &att);
+        let t = player_terms(b, p, &att, &DEFAULT_PARAMS);
         abs[p.index()] = t.total();
         s.push_str(&format!(
             "{:<7} {:>9} {:>6} {:>8} {:>5} {:>8} {:>9} {:>6}\n",

@@ -116,6 +116,8 @@ pub struct ThreeLimits {
     pub search_moves: Vec<Move>,
     /// Which search.
     pub algorithm: Algorithm,
+    /// The evaluation's weights.
+    pub params: eval::Params,
 }
 
 impl Default for ThreeLimits {
@@ -128,6 +130,7 @@ impl Default for ThreeLimits {
             infinite: false,
             search_moves: Vec::new(),
             algorithm: DEFAULT_ALGORITHM,
+            params: eval::DEFAULT_PARAMS,
         }
     }
 }
@@ -240,6 +243,7 @@ pub fn search(
         history: Box::new([[0; 96]; 18]),
         pv: Box::new([[Move::FILLER; MAX_PLY + 1]; MAX_PLY + 1]),
         pv_len: [0; MAX_PLY + 1],
+        stand_ins: 0,
     };
     s.run(on_info)
 }
@@ -262,6 +266,13 @@ struct Searcher<'a> {
     history: Box<[[i32; 96]; 18]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// BRS and BRS+: how many turns in the current line an opponent did not choose
+    /// (passed, or in BRS+ played its best-ordered move). While any has, an opponent
+    /// taking the other opponent's king is not searched: that opponent spent those turns
+    /// standing still, not defending its king as it would in the game (without this rule
+    /// BRS finds from the start that one opponent marches to the other's king and
+    /// rates every move as lost to [`eval::OTHER_CAPTURE`]).
+    stand_ins: u32,
 }
 
 /// A root move with the score of its last search.
@@ -336,7 +347,7 @@ impl Searcher<'_> {
             best_move: root_moves.first().map(|r| r.mv),
             ponder_move: None,
             score: 0,
-            scores: eval::views(&self.b),
+            scores: eval::views_with(&self.b, &self.limits.params),
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
@@ -364,6 +375,13 @@ impl Searcher<'_> {
             let completed = searched == root_moves.len();
             let best = root_moves[0];
             let full_pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+            if log::log_enabled!(log::Level::Debug) {
+                let line: Vec<String> = full_pv.iter().map(|m| m.to_string()).collect();
+                log::debug!(
+                    "threechess depth {depth} line with passes: {}",
+                    line.join(" ")
+                );
+            }
             let (pv, scores) = self.report_line(&full_pv);
             result = ThreeResult {
                 best_move: Some(best.mv),
@@ -500,6 +518,18 @@ impl Searcher<'_> {
                 legal_prefix.push(m);
             }
         }
+        // In BRS the other opponent passes after an opponent's move: the line's last
+        // position has the root player to move, as the search evaluated it.
+        let last_mover = b
+            .last_move()
+            .and_then(|m| b.piece_at(m.to()))
+            .map(|p| p.player());
+        if self.algo == Algorithm::Brs
+            && b.status() == Status::Ongoing
+            && last_mover.is_some_and(|p| p != self.root)
+        {
+            b.set_side_to_move(self.root);
+        }
         let scores = match b.status() {
             Status::KingCaptured { capturer, victim } => {
                 let mut v = [eval::OTHER_CAPTURE; 3];
@@ -507,7 +537,7 @@ impl Searcher<'_> {
                 v[victim.index()] = -(WIN - full_pv.len() as i32);
                 v
             }
-            Status::Ongoing => eval::views(&b),
+            Status::Ongoing => eval::views_with(&b, &self.limits.params),
         };
         (legal_prefix, scores)
     }
@@ -626,7 +656,7 @@ impl Searcher<'_> {
 
     #[inline]
     fn static_eval(&self) -> i32 {
-        eval::view(&self.b, self.root)
+        eval::view_with(&self.b, self.root, &self.limits.params)
     }
 
     fn tt_key(&self) -> u64 {
@@ -782,12 +812,14 @@ impl Searcher<'_> {
                 if self.algo == Algorithm::BrsPlus {
                     setup_move = self.ordered_move(ply);
                 }
+                self.stand_ins += 1;
                 match setup_move {
                     Some(m) => {
                         self.b.make_move(m);
                         if let Some(v) = self.terminal(ply + 1) {
                             // The first opponent's forced move ended the game.
                             self.b.unmake_move();
+                            self.stand_ins -= 1;
                             if v < best {
                                 best = v;
                                 best_move = setup_move;
@@ -821,6 +853,10 @@ impl Searcher<'_> {
                             && scores[i] < (1 << 22) - 1,
                     );
                     self.b.make_move(m);
+                    if self.takes_standing_kings_king() {
+                        self.b.unmake_move();
+                        continue;
+                    }
                     // Opponents do not hang their own king (unless every move does).
                     if pass == 0 && self.hangs_own_king(who) {
                         self.b.unmake_move();
@@ -838,7 +874,9 @@ impl Searcher<'_> {
                             Some(f) => self.b.make_move(f),
                             None => self.b.set_side_to_move(self.root),
                         }
+                        self.stand_ins += 1;
                     }
+                    let stood_in = who == first && self.b.status() == Status::Ongoing;
                     let v = self.child(
                         depth - 1,
                         ply,
@@ -851,6 +889,9 @@ impl Searcher<'_> {
                     );
                     if follow.is_some() {
                         self.b.unmake_move();
+                    }
+                    if stood_in {
+                        self.stand_ins -= 1;
                     }
                     // Unmake restores the player to move (and the key) after a pass too.
                     self.b.unmake_move();
@@ -885,15 +926,30 @@ impl Searcher<'_> {
                     Some(_) => self.b.unmake_move(),
                     None => self.b.set_side_to_move(first),
                 }
+                self.stand_ins -= 1;
             }
             if self.stopped || *alpha >= *beta {
                 break;
             }
         }
         if searched == 0 && best == INF {
-            return (self.no_moves_value(first, ply), None);
+            if self.b.legal_moves_list().is_empty() {
+                return (self.no_moves_value(first, ply), None);
+            }
+            // Every move was a king capture the stand-in rule leaves out.
+            return (self.static_eval(), None);
         }
         (best, best_move)
+    }
+
+    /// BRS/BRS+: whether the move just made took the king of an opponent of the root
+    /// player while some opponent's turn in the line was stood in for (see
+    /// `stand_ins`).
+    #[inline]
+    fn takes_standing_kings_king(&self) -> bool {
+        self.stand_ins > 0
+            && matches!(self.b.status(), Status::KingCaptured { capturer, victim }
+                if capturer != self.root && victim != self.root)
     }
 
     /// Whether the move just made by `mover` left its own king attacked (and the game
@@ -1020,6 +1076,7 @@ impl Searcher<'_> {
             let passing = who != side;
             if passing {
                 self.b.set_side_to_move(who);
+                self.stand_ins += 1;
             }
             let mut list = MoveList::new();
             self.b.generate(Gen::Captures, &mut list);
@@ -1028,6 +1085,10 @@ impl Searcher<'_> {
             for i in 0..list.len() {
                 let m = Self::pick(&mut list, &mut scores, i);
                 self.b.make_move(m);
+                if self.takes_standing_kings_king() {
+                    self.b.unmake_move();
+                    continue;
+                }
                 // In the opponents' layer of BRS the other opponent passes.
                 let skip = !maximizing
                     && self.algo != Algorithm::Paranoid
@@ -1035,8 +1096,12 @@ impl Searcher<'_> {
                     && self.b.status() == Status::Ongoing;
                 if skip {
                     self.b.set_side_to_move(self.root);
+                    self.stand_ins += 1;
                 }
                 let v = self.quiesce(ply + 1, alpha, beta, qply + 1);
+                if skip {
+                    self.stand_ins -= 1;
+                }
                 self.b.unmake_move();
                 if self.stopped {
                     break;
@@ -1056,6 +1121,7 @@ impl Searcher<'_> {
             }
             if passing {
                 self.b.set_side_to_move(side);
+                self.stand_ins -= 1;
             }
             if self.stopped || alpha >= beta {
                 break;
@@ -1154,7 +1220,7 @@ impl Searcher<'_> {
             return [0; 3];
         }
         self.seldepth = self.seldepth.max(ply);
-        let mut best = eval::views(&self.b);
+        let mut best = eval::views_with(&self.b, &self.limits.params);
         // Without pruning between players the capture tree explodes: a short, narrow
         // quiescence (the most valuable captures only).
         if qply >= MAXN_QS_PLIES || ply >= MAX_PLY - 1 {

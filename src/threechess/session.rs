@@ -287,6 +287,7 @@ impl GameSession for ThreeChessSession {
             infinite: request.infinite,
             search_moves,
             algorithm: self.algorithm,
+            params: eval::DEFAULT_PARAMS,
         };
         let pos = self.pos.clone();
         let banned = self.banned.clone();

@@ -3,7 +3,8 @@
 //! Plays games between three entrants and referees them with jiang's ThreeChess rules
 //! (which match the reference's perft and move lists, see `tests/threechess_rules.rs`).
 //! An entrant is
-//! * `jiang[:ALGO]`: jiang's search in this process (ALGO: paranoid, brs, brs+, maxn);
+//! * `jiang[:ALGO[:values=P,N,B,R,Q]]`: jiang's search in this process (ALGO: paranoid,
+//!   brs, brs+, maxn), optionally with other material values (centipawns);
 //! * `uci:PATH`: a UCI engine process (jiang: `UCI_Variant threechess`), told the game
 //!   with `position startpos moves …` and `go movetime …`, `go nodes …` or `go btime …
 //!   gtime … rtime …`;
@@ -21,12 +22,18 @@
 //! threechess-match --players jiang,greedy,greedy --games 60 --movetime 1000
 //! threechess-match --players uci:target/release/jiang,greedy,random --games 60 --clock 300000
 //! threechess-match perft 5
+//! threechess-match fit --games 600 --nodes 10000
 //! ```
+//!
+//! `fit` plays self-play games (three copies of one search at a node budget, after a few
+//! random plies) and fits the material values by logistic regression of each player's
+//! final score on its material (own count minus the others' mean, per kind).
 
 use jiang::search::SearchControl;
 use jiang::threechess::agents::{Agent, GreedyAgent, RandomAgent};
+use jiang::threechess::eval::{Params, DEFAULT_PARAMS};
 use jiang::threechess::search::{self as three, Algorithm, ThreeLimits};
-use jiang::threechess::{Board, Ending, Move, Player};
+use jiang::threechess::{Board, Ending, Kind, Move, Player};
 use jiang::time::TimeSettings;
 use jiang::tt::TranspositionTable;
 use std::io::{BufRead, BufReader, Write};
@@ -67,13 +74,27 @@ trait Contestant {
 /// jiang's search in this process.
 struct InProcess {
     algorithm: Algorithm,
+    params: Params,
     tt: TranspositionTable,
     depth: Option<i32>,
 }
 
 impl Contestant for InProcess {
     fn name(&self) -> String {
-        format!("jiang:{}", self.algorithm.name())
+        if self.params == DEFAULT_PARAMS {
+            format!("jiang:{}", self.algorithm.name())
+        } else {
+            let v = self.params.values;
+            format!(
+                "jiang:{}:values={},{},{},{},{}",
+                self.algorithm.name(),
+                v[0],
+                v[1],
+                v[2],
+                v[3],
+                v[4]
+            )
+        }
     }
     fn new_game(&mut self, _seed: u64) {
         self.tt.clear();
@@ -104,6 +125,7 @@ impl Contestant for InProcess {
                 _ => None,
             },
             algorithm: self.algorithm,
+            params: self.params,
             ..ThreeLimits::default()
         };
         let control = SearchControl::new(Some(soft), Some(hard), false);
@@ -287,14 +309,25 @@ fn make_contestant(spec: &str) -> Result<Box<dyn Contestant>, String> {
     match spec.split_once(':') {
         None if spec == "jiang" => Ok(Box::new(InProcess {
             algorithm: three::DEFAULT_ALGORITHM,
+            params: DEFAULT_PARAMS,
             tt: TranspositionTable::new(32),
             depth: None,
         })),
-        Some(("jiang", a)) => Ok(Box::new(InProcess {
-            algorithm: parse_algo(a)?,
-            tt: TranspositionTable::new(32),
-            depth: None,
-        })),
+        Some(("jiang", rest)) => {
+            // jiang:ALGO or jiang:ALGO:values=P,N,B,R,Q
+            let (a, options) = rest.split_once(':').unwrap_or((rest, ""));
+            let params = match options.strip_prefix("values=") {
+                Some(v) => Params::parse_values(v)?,
+                None if options.is_empty() => DEFAULT_PARAMS,
+                None => return Err(format!("unknown option `{options}` in `{spec}`")),
+            };
+            Ok(Box::new(InProcess {
+                algorithm: parse_algo(a)?,
+                params,
+                tt: TranspositionTable::new(32),
+                depth: None,
+            }))
+        }
         None if spec == "greedy" || spec == "random" => Ok(Box::new(AgentPlayer {
             kind: if spec == "greedy" { "greedy" } else { "random" },
             agent: Box::new(RandomAgent::new(0)),
@@ -463,13 +496,262 @@ fn usage() -> ! {
     eprintln!(
         "usage: threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N] \
          [--max-plies N] [--seed S] [--verbose]\n       threechess-match perft DEPTH\n\
-         players: jiang[:paranoid|brs|brs+|maxn], uci:PATH, greedy, random"
+         threechess-match fit [--games N] [--nodes N] [--random-plies N] [--max-plies N] [--seed S] [--algorithm A] [--values P,N,B,R,Q]\n\
+         players: jiang[:paranoid|brs|brs+|maxn[:values=P,N,B,R,Q]], uci:PATH, greedy, random"
     );
     std::process::exit(2)
 }
 
+/// Self-play games for the material fit: three copies of one search at a node budget
+/// per move, after `random_plies` random moves; returns each game's moves and ending.
+struct FitConfig {
+    games: u32,
+    nodes: u64,
+    random_plies: u32,
+    max_plies: u32,
+    seed: u64,
+    algorithm: Algorithm,
+    params: Params,
+}
+
+/// One training sample: a player's material (own count minus the mean of the other
+/// two's, per kind P N B R Q) and its final score mapped to 0, ½, 1.
+struct Sample {
+    x: [f64; 5],
+    y: f64,
+}
+
+fn material_features(b: &Board, p: Player) -> [f64; 5] {
+    let count = |q: Player, k: Kind| b.pieces(q, k).count_ones() as f64;
+    let kinds = [
+        Kind::Pawn,
+        Kind::Knight,
+        Kind::Bishop,
+        Kind::Rook,
+        Kind::Queen,
+    ];
+    kinds.map(|k| count(p, k) - (count(p.next(), k) + count(p.prev(), k)) / 2.0)
+}
+
+/// Plays the fit's self-play games and collects samples: every position after the
+/// random opening whose last move was not a capture, for each of the three players.
+fn fit_samples(cfg: &FitConfig) -> Vec<Sample> {
+    let mut samples = Vec::new();
+    let tts: Vec<TranspositionTable> = (0..3).map(|_| TranspositionTable::new(16)).collect();
+    let mut endings: std::collections::BTreeMap<String, u32> = Default::default();
+    let started = Instant::now();
+    for g in 0..cfg.games {
+        for tt in &tts {
+            tt.clear();
+        }
+        let mut b = Board::startpos();
+        b.reserve(cfg.max_plies as usize + 1);
+        let mut opening = RandomAgent::new(cfg.seed.wrapping_mul(7919).wrapping_add(g as u64));
+        let mut positions: Vec<Board> = Vec::new();
+        let mut last_capture = false;
+        let ending = loop {
+            if let Some(end) = b.ending() {
+                break Some(end);
+            }
+            if b.plies() >= cfg.max_plies {
+                break None;
+            }
+            if b.plies() >= cfg.random_plies && !last_capture {
+                positions.push(b.clone());
+            }
+            let m = if b.plies() < cfg.random_plies {
+                match opening.choose(&b) {
+                    Some(m) => m,
+                    None => break b.ending(),
+                }
+            } else {
+                let limits = ThreeLimits {
+                    nodes: Some(cfg.nodes),
+                    algorithm: cfg.algorithm,
+                    params: cfg.params,
+                    ..ThreeLimits::default()
+                };
+                let control = SearchControl::new(None, None, false);
+                let tt = &tts[b.side_to_move().index()];
+                match three::search(&b, &limits, tt, &control, &|_| {}).best_move {
+                    Some(m) => m,
+                    None => break b.ending(),
+                }
+            };
+            last_capture = b.piece_at(m.to()).is_some();
+            b.make_move(m);
+        };
+        // A game stopped at the ply limit scores 0 for everyone.
+        let scores = ending.map_or([0; 3], |e| e.scores());
+        *endings
+            .entry(ending.map_or("ply limit".to_string(), |e| match e {
+                Ending::KingCaptured { .. } => "king captured".to_string(),
+                other => other.reason(),
+            }))
+            .or_default() += 1;
+        for pos in &positions {
+            for p in Player::ALL {
+                samples.push(Sample {
+                    x: material_features(pos, p),
+                    y: (scores[p.index()].clamp(-1, 1) as f64 + 1.0) / 2.0,
+                });
+            }
+        }
+        if (g + 1) % 20 == 0 {
+            eprintln!(
+                "fit: {} games, {} samples, {:.0} s, endings {:?}",
+                g + 1,
+                samples.len(),
+                started.elapsed().as_secs_f64(),
+                endings
+            );
+        }
+    }
+    println!("# endings: {endings:?}");
+    samples
+}
+
+/// Logistic regression without a bias (a player level in material expects ½, the
+/// score 0): Newton's method on the mean cross-entropy. Returns the weights per kind
+/// (per piece, in units of the logit) and their standard errors.
+fn fit_logistic(samples: &[Sample]) -> ([f64; 5], [f64; 5]) {
+    let mut w = [0.0f64; 5];
+    let n = samples.len().max(1) as f64;
+    let mut hess_inv = [[0.0f64; 5]; 5];
+    for _ in 0..30 {
+        let mut grad = [0.0f64; 5];
+        let mut hess = [[0.0f64; 5]; 5];
+        for s in samples {
+            let z: f64 = (0..5).map(|i| w[i] * s.x[i]).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            for (i, row) in hess.iter_mut().enumerate() {
+                grad[i] += (p - s.y) * s.x[i];
+                for (j, h) in row.iter_mut().enumerate() {
+                    *h += p * (1.0 - p) * s.x[i] * s.x[j];
+                }
+            }
+        }
+        // A tiny ridge keeps the system solvable when a kind never differs.
+        for (i, row) in hess.iter_mut().enumerate() {
+            row[i] += 1e-6 * n;
+        }
+        hess_inv = invert5(hess);
+        let mut step = [0.0f64; 5];
+        for i in 0..5 {
+            step[i] = (0..5).map(|j| hess_inv[i][j] * grad[j]).sum();
+        }
+        for i in 0..5 {
+            w[i] -= step[i];
+        }
+        if step.iter().map(|s| s.abs()).fold(0.0, f64::max) < 1e-9 {
+            break;
+        }
+    }
+    // Samples of one game are far from independent: these errors are optimistic.
+    let se = [0, 1, 2, 3, 4].map(|i| hess_inv[i][i].max(0.0).sqrt());
+    (w, se)
+}
+
+/// Inverse of a 5x5 matrix by Gauss-Jordan elimination with partial pivoting.
+fn invert5(m: [[f64; 5]; 5]) -> [[f64; 5]; 5] {
+    let mut a = m;
+    let mut inv = [[0.0f64; 5]; 5];
+    for (i, row) in inv.iter_mut().enumerate() {
+        row[i] = 1.0;
+    }
+    for col in 0..5 {
+        let pivot = (col..5)
+            .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, pivot);
+        inv.swap(col, pivot);
+        let d = a[col][col];
+        if d.abs() < 1e-300 {
+            continue;
+        }
+        for j in 0..5 {
+            a[col][j] /= d;
+            inv[col][j] /= d;
+        }
+        for r in 0..5 {
+            if r != col {
+                let f = a[r][col];
+                for j in 0..5 {
+                    a[r][j] -= f * a[col][j];
+                    inv[r][j] -= f * inv[col][j];
+                }
+            }
+        }
+    }
+    inv
+}
+
+fn run_fit(args: &[String]) {
+    let mut cfg = FitConfig {
+        games: 200,
+        nodes: 10_000,
+        random_plies: 6,
+        max_plies: 600,
+        seed: 1,
+        algorithm: three::DEFAULT_ALGORITHM,
+        params: DEFAULT_PARAMS,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().cloned().unwrap_or_else(|| usage());
+        match a.as_str() {
+            "--games" => cfg.games = val().parse().unwrap_or_else(|_| usage()),
+            "--nodes" => cfg.nodes = val().parse().unwrap_or_else(|_| usage()),
+            "--random-plies" => cfg.random_plies = val().parse().unwrap_or_else(|_| usage()),
+            "--max-plies" => cfg.max_plies = val().parse().unwrap_or_else(|_| usage()),
+            "--seed" => cfg.seed = val().parse().unwrap_or_else(|_| usage()),
+            "--algorithm" => cfg.algorithm = Algorithm::parse(&val()).unwrap_or_else(|| usage()),
+            "--values" => {
+                cfg.params = Params::parse_values(&val()).unwrap_or_else(|e| {
+                    eprintln!("{e}");
+                    std::process::exit(2)
+                })
+            }
+            _ => usage(),
+        }
+    }
+    println!(
+        "# fit: {} games of {} self-play at {} nodes a move after {} random plies, max {} \
+         plies, seed {}, values {:?}",
+        cfg.games,
+        cfg.algorithm.name(),
+        cfg.nodes,
+        cfg.random_plies,
+        cfg.max_plies,
+        cfg.seed,
+        &cfg.params.values[..5]
+    );
+    let samples = fit_samples(&cfg);
+    let (w, se) = fit_logistic(&samples);
+    println!("# {} samples", samples.len());
+    let names = ["pawn", "knight", "bishop", "rook", "queen"];
+    for i in 0..5 {
+        println!(
+            "{:<7} logit {:+.4} ± {:.4}   scaled (pawn = 100) {:>6.0}",
+            names[i],
+            w[i],
+            se[i],
+            100.0 * w[i] / w[0]
+        );
+    }
+    let scaled: Vec<String> = w
+        .iter()
+        .map(|x| format!("{:.0}", 100.0 * x / w[0]))
+        .collect();
+    println!("values={}", scaled.join(","));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("fit") {
+        run_fit(&args[1..]);
+        return;
+    }
     if args.first().map(String::as_str) == Some("perft") {
         let depth: u32 = args
             .get(1)
