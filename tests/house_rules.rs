@@ -158,6 +158,45 @@ fn alternating_checkers_are_never_refused() {
 }
 
 #[test]
+fn a_mating_fourth_check_is_refused_too() {
+    // Found in a random game played with the harness's own `get_legal_actions` (it
+    // refused g3h1 there, and after g3h1 Red would have had no legal action): the black
+    // horse checked from g3, e4 and g3 after Black's last three moves, made the last two,
+    // and its fourth check, g3h1, would mate. The FEN is the game's position 7 plies
+    // before, so that n = 7 here as well.
+    let fen = "3a1rb2/3k5/4ca3/p6P1/P1p1p1p1p/2n1n1P2/2P6/4K4/3cN4/1N1A2B2 w - - 0 100";
+    let moves = "h6i6 e4g3 e2f2 g3e4 f2e2 e4g3 e2f2";
+    let mut asian = game(fen, moves, RuleSet::Asian);
+    let alpha = game(fen, moves, RuleSet::AlphaChess);
+    assert_eq!(
+        alpha.check_history_square().map(|s| s.to_string()),
+        Some("g3".into())
+    );
+    assert!(!legal(&alpha, "g3h1"), "the mating fourth check is refused");
+    assert!(alpha.game_result().is_none(), "Black has other moves");
+    let mv = asian
+        .parse_legal_move("g3h1")
+        .expect("legal by Asian rules");
+    asian.make_move(mv);
+    let end = asian.game_result().expect("mate");
+    assert_eq!(end.reason, EndReason::Checkmate);
+    // Nor does the search play it.
+    let tt = TranspositionTable::new(4);
+    let limits = Limits::<Move> {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let r = search(
+        &alpha,
+        &limits,
+        &tt,
+        &SearchControl::new(None, None, false),
+        &|_| {},
+    );
+    assert_ne!(r.best_move.map(|m| m.to_string()), Some("g3h1".into()));
+}
+
+#[test]
 fn the_120_ply_draw_comes_before_mate() {
     // a1d1 mates; played as the 120th ply without a capture it draws under alphachess.
     let fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 119 60";

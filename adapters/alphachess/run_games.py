@@ -15,9 +15,19 @@ The engine is $JIANG or target/release/jiang; the movetime sets JIANG_MOVETIME_M
 import argparse
 import os
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def adapter_notes(fd, start):
+    """The adapter's notes (`[player_jiang] ...` lines: jiang failed, was late or proposed
+    a move the harness refuses, and a move of the harness's list was played) written to
+    the log since offset `start`."""
+    end = os.lseek(fd, 0, os.SEEK_END)
+    text = os.pread(fd, end - start, start).decode(errors="replace")
+    return [line for line in text.splitlines() if line.startswith("[player_jiang]")]
 
 
 def main():
@@ -26,13 +36,17 @@ def main():
     parser.add_argument("--opponent", choices=["random", "jiang"], default="random")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--movetime", type=int, default=None)
-    parser.add_argument("--log", help="file for the adapter's stderr (fallback notes)")
+    parser.add_argument("--log", help="file for the adapter's stderr (its notes; default: a temporary file)")
     args = parser.parse_args()
 
+    # Children inherit descriptor 2: the adapter's notes from every move land in the log,
+    # where each game's are counted (a note means jiang's own move was not played).
     if args.log:
-        # Children inherit descriptor 2: the adapter's notes from every move land here.
-        fd = os.open(args.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(fd, 2)
+        log_fd = os.open(args.log, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+    else:
+        log_fd, log_path = tempfile.mkstemp(prefix="player_jiang-", suffix=".log")
+        os.unlink(log_path)
+    os.dup2(log_fd, 2)
     if args.movetime is not None:
         os.environ["JIANG_MOVETIME_MS"] = str(args.movetime)
     os.environ.setdefault("JIANG", os.path.abspath(os.path.join(HERE, "..", "..", "target", "release", "jiang")))
@@ -58,10 +72,10 @@ def main():
 
     movetime = os.environ.get("JIANG_MOVETIME_MS", pj.DEFAULT_MOVETIME_MS)
     print(f"jiang {os.environ['JIANG']}, movetime {movetime} ms, opponent {args.opponent}", flush=True)
-    print("| game | red | black | winner | plies | jiang moves | slowest jiang move (s) | harness's text |")
-    print("|---|---|---|---|---|---|---|---|", flush=True)
+    print("| game | red | black | winner | plies | jiang moves | slowest jiang move (s) | adapter notes | harness's text |")
+    print("|---|---|---|---|---|---|---|---|---|", flush=True)
     totals = {"red won": 0, "black won": 0, "draw": 0, "jiang lost by illegal action": 0,
-              "jiang lost by timeout": 0}
+              "jiang lost by timeout": 0, "adapter notes": 0}
     all_times = []
     for game in range(args.games):
         if args.opponent == "jiang":
@@ -74,6 +88,7 @@ def main():
             red, black = player_1.Player("red"), pj.Player("black")
             names = ("random", "jiang")
         times.clear()
+        log_start = os.lseek(log_fd, 0, os.SEEK_END)
         winner, text, history = headless_game.play_headless_game(red, black, timeout=True)
         for p in (red, black):
             if isinstance(p, pj.Player) and p.engine is not None:
@@ -88,9 +103,13 @@ def main():
         if args.opponent == "random" and winner != "draw":
             key = "jiang won" if names[("red", "black").index(winner)] == "jiang" else "jiang lost"
             totals[key] = totals.get(key, 0) + 1
+        notes = adapter_notes(log_fd, log_start)
+        totals["adapter notes"] += len(notes)
         slowest = max(times) if times else 0.0
         print(f"| {game + 1} | {names[0]} | {names[1]} | {winner} | {len(history)} | {len(times)} "
-              f"| {slowest:.2f} | {text} |", flush=True)
+              f"| {slowest:.2f} | {len(notes)} | {text} |", flush=True)
+        for note in notes:
+            print(f"    {note}", flush=True)
     all_times.sort()
     n = len(all_times)
     print(f"\ntotals: {totals}")

@@ -1,63 +1,57 @@
 """A stand-in for the CSE 473 game master's BC_checker (its validation web service at
 lamprocles.cs.washington.edu, not reachable from here), used by run_game.py: copied
-beside the game master as BC_checker.py, it answers the same two questions with jiang's
-rules, so it is no independent referee. It checks that a player's new state is the result
-of one of jiang's legal moves from the square the master names (every move of the
-skeleton player, and jiang's move-to-state translation), and whether a side has moves.
+beside the game master as BC_checker.py, it answers the same two questions with the
+repository's independent Python referee (tools/baroque/referee.py, written from the rule
+book without jiang's code; run_game.py copies it beside as baroque_referee.py). So
+neither jiang's moves nor jiang's move-to-state translation are judged by jiang: a
+player's new state must be the board after one of the referee's legal moves from the
+square the master names.
 """
 
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import jiang_BC_Player as J  # noqa: E402
+import baroque_referee as R  # noqa: E402
 
-_engine = None
-CHECKS = {"validated": 0, "refused": 0}
-
-
-def _jiang():
-    global _engine
-    if _engine is None:
-        _engine = J.Engine(os.environ.get("JIANG", "jiang"))
-    return _engine
+# The course's piece codes (BC_state_etc): Black even, White odd, 0 empty.
+CODE_TO_LETTER = {2: "p", 3: "P", 4: "c", 5: "C", 6: "l", 7: "L", 8: "i", 9: "I",
+                  10: "w", 11: "W", 12: "k", 13: "K", 14: "f", 15: "F"}
+LETTERS = {"-": None, **{v: v for v in CODE_TO_LETTER.values()}}
 
 
-def _board(board_string):
+def _position(board_string, side):
+    """The referee's position of a board string (eight rows of initials, rank 8 first)."""
     rows = [line.split() for line in board_string.strip("\n").split("\n")][:8]
-    return [[J.LETTER_TO_CODE.get(cell, 0) for cell in row] for row in rows]
-
-
-def _legal_moves(fen):
-    e = _jiang()
-    e.position(fen)
-    e.send("moves")
-    line = e.read_until("", 2.0)[-1]
-    while " legal moves:" not in line:
-        line = e.read_until("", 2.0)[-1]
-    return line.split(":", 1)[1].split()
+    if len(rows) != 8 or any(len(row) != 8 for row in rows):
+        raise ValueError("not an 8x8 board")
+    # The referee's board[r][f] has r = 0 on rank 1.
+    board = [[LETTERS[cell] for cell in rows[7 - r]] for r in range(8)]
+    return R.Position(board, side)
 
 
 def validate_move(starting_square, board1_string, board2_string):
-    before, after = _board(board1_string), _board(board2_string)
-    row, col = J.coordinates(starting_square)
-    piece = before[row][col]
-    if piece == 0:
-        CHECKS["refused"] += 1
-        return (False, f"no piece on {starting_square} (local referee: jiang's rules)")
-    fen = J.board_fen(before, piece % 2)
-    e = _jiang()
-    for move in _legal_moves(fen):
-        if move.startswith(starting_square) and J.board_of_fen(e.fen_after(fen, move)) == after:
-            CHECKS["validated"] += 1
-            return (True, f"{move} (local referee: jiang's rules)")
-    CHECKS["refused"] += 1
-    return (False, f"no legal move from {starting_square} gives that board (local referee: jiang's rules)")
+    try:
+        row = 8 - int(starting_square[1])
+        col = "abcdefgh".index(starting_square[0])
+        rows = [line.split() for line in board1_string.strip("\n").split("\n")][:8]
+        piece = rows[row][col]
+        if piece == "-":
+            return (False, f"no piece on {starting_square} (local referee)")
+        side = "w" if piece.isupper() else "b"
+        before = _position(board1_string, side)
+        after = _position(board2_string, "b" if side == "w" else "w")
+    except (ValueError, IndexError, KeyError) as e:
+        return (False, f"unreadable board or square ({e}) (local referee)")
+    for move in R.generate(before):
+        if R.square_name(*move.frm) == starting_square and R.apply(before, move).board == after.board:
+            return (True, f"{move} (local referee: tools/baroque/referee.py)")
+    return (False, f"no legal move from {starting_square} gives that board (local referee: tools/baroque/referee.py)")
 
 
 def any_moves(board_string, whose_move=0):
-    moves = _legal_moves(J.board_fen(_board(board_string), whose_move))
-    return (bool(moves), f"{len(moves)} legal moves (local referee: jiang's rules)")
+    moves = R.generate(_position(board_string, "w" if whose_move == 1 else "b"))
+    return (bool(moves), f"{len(moves)} legal moves (local referee: tools/baroque/referee.py)")
 
 
 def board_only(state):

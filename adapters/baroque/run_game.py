@@ -7,7 +7,8 @@ PlayerSkeletonA.py, …) fetched outside the repository.
 
 WORK_DIR receives a copy of the harness with jiang_BC_Player.py beside the master and
 BC_checker.py replaced by local_referee.py (the course's validator is a web service that
-is not reachable from here; the stand-in validates with jiang's rules). Games alternate
+is not reachable from here; the stand-in validates every move, both players', with the
+repository's independent Python referee, tools/baroque/referee.py, copied beside it). Games alternate
 colours, jiang White first. Each game's master output is kept in WORK_DIR/game-N.txt; a
 table of results is printed. The engine is $JIANG or target/release/jiang.
 """
@@ -29,6 +30,8 @@ def prepare(harness, work):
     shutil.copytree(harness, copy, ignore=shutil.ignore_patterns(".git", "__pycache__"))
     shutil.copy(os.path.join(HERE, "jiang_BC_Player.py"), copy)
     shutil.copy(os.path.join(HERE, "local_referee.py"), os.path.join(copy, "BC_checker.py"))
+    shutil.copy(os.path.join(HERE, "..", "..", "tools", "baroque", "referee.py"),
+                os.path.join(copy, "baroque_referee.py"))
     return copy
 
 

@@ -132,7 +132,14 @@ public class AgentJiang extends Agent {
   }
 
   private Position[] askJiang(Board board) throws InterruptedException {
-    lines.clear();
+    // A search given up on last time may still answer: jiang's `stop` waits for its
+    // bestmove, so everything before `readyok` is stale and is dropped here.
+    send("stop");
+    send("isready");
+    if (await("readyok", 2000) == null) {
+      warn("no readyok within 2 s");
+      return null;
+    }
     StringBuilder position = new StringBuilder("position startpos");
     if (board.getMoveCount() > 0) {
       position.append(" moves");

@@ -10,9 +10,19 @@ import threeChess.*;
  * through the harness's own {@code ThreeChess.play} (its referee, its clock), jiang
  * taking each colour in turn. Usage: {@code PlayGames GAMES SECONDS}. Prints one line per
  * game and the most clock time jiang used in any game.
+ *
+ * <p>{@code PlayGames tournament SECONDS} instead runs the harness's own
+ * {@code ThreeChess.tournament} with the three agents and 0 games (every triple of agents
+ * plays once, colours drawn at random: one game), which prints the game and the table.
  */
 public class PlayGames {
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("tournament")) {
+      int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 300;
+      Agent[] bots = {new AgentJiang(), new RandomAgent(), new GreedyAgent()};
+      ThreeChess.tournament(bots, seconds, 0, false, null);
+      return;
+    }
     int games = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 300;
     AgentJiang jiang = new AgentJiang();
