@@ -230,7 +230,9 @@ fn engine_plays_red_after_go_and_keeps_the_game() {
                 l.starts_with("1-0") || l.starts_with("0-1") || l.starts_with("move")
             });
             if !line.starts_with("1-0 {") {
-                e.fail(&format!("Black has no move: expected a 1-0 claim, got '{line}'"));
+                e.fail(&format!(
+                    "Black has no move: expected a 1-0 claim, got '{line}'"
+                ));
             }
             ping(&mut e, 9, SLOW);
             assert_no_panic(&e);
