@@ -204,7 +204,7 @@ fn node_limit_is_exact_with_one_thread() {
     let pos = Position::startpos();
     let tt = TranspositionTable::new(8);
     let limits = Limits::<Move> {
-        nodes: Some(500_000),
+        nodes: Some(20_000),
         ..Limits::default()
     };
     let control = SearchControl::new(None, None, false);
