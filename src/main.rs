@@ -9,7 +9,7 @@ fn usage() -> &'static str {
      jiang perft [--variant NAME] DEPTH [FEN]\n                                 count leaf nodes (divide) and report speed\n       \
      jiang bench [DEPTH [hce|nnue]]  fixed-depth search benchmark (node signature, nps)\n       \
      jiang tune GAMES [PASSES]   fit evaluation weights to game results (Texel)\n       \
-     jiang datagen GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB]\n       \
+     jiang datagen GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB] [--eval nnue|hce]\n       \
                                  self-play training positions to stdout (FEN | score | result)\n       \
      jiang datagen --perturb FILE [--per N] [--plies K] [--depth D] [--seed S]\n       \
                                  positions a few random plies from FILE's, labelled by a\n       \

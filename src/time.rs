@@ -40,7 +40,7 @@ impl Default for TimeSettings {
     fn default() -> Self {
         TimeSettings {
             max_move_time: Duration::from_millis(10_000),
-            move_overhead: Duration::from_millis(30),
+            move_overhead: Duration::from_millis(10),
         }
     }
 }
@@ -137,7 +137,7 @@ mod tests {
             &s,
         )
         .unwrap();
-        assert_eq!(b.hard, ms(170));
+        assert_eq!(b.hard, ms(200) - s.move_overhead);
         let b = budget(
             &Clock {
                 move_time: Some(ms(60_000)),

@@ -658,6 +658,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             let gives_check = pos.gives_check(m);
             let is_killer = killers.contains(&Some(m));
 
+            // History score of a quiet move (ordering, pruning and reductions).
+            let hist = if is_capture {
+                0
+            } else {
+                self.hist.ordering_score(side, pos.history_index(m), &cont)
+            };
             if best_score > -MATE_BOUND && !in_check {
                 if !is_capture && !gives_check {
                     if moves_searched >= lmp_count(depth, improving) {
@@ -665,10 +671,25 @@ impl<'a, G: Game> Searcher<'a, G> {
                         picker.skip_quiets = true;
                         continue;
                     }
+                    // The depth this move would get after its late-move reduction: the
+                    // pruning below looks that far, not at the full depth.
+                    let lmr_depth =
+                        (depth - 1 - lmr(depth, moves_searched + 1) + hist / 8000).max(0);
+                    // History pruning: a quiet move that has kept failing here is skipped
+                    // at shallow depth.
+                    if lmr_depth < 4 && hist < -3000 * depth {
+                        stat!(HistPrune);
+                        continue;
+                    }
                     // Futility: this quiet move cannot lift a hopeless eval to alpha. Skip
                     // only this move: a later quiet move may give check.
-                    if depth <= 6 && eval + futility_margin(depth) <= alpha && !is_killer {
+                    if lmr_depth <= 7 && eval + futility_margin(lmr_depth) <= alpha && !is_killer {
                         stat!(Futility);
+                        continue;
+                    }
+                    // A quiet move that hands material away by the exchange on its square.
+                    if lmr_depth <= 7 && !pos.see_ge(m, -20 * lmr_depth * lmr_depth) {
+                        stat!(SeeQuiet);
                         continue;
                     }
                 } else if is_capture && depth <= 6 && !pos.see_ge(m, -110 * depth) {
@@ -736,10 +757,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r -= i32::from(in_check);
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
-                    let h = self
-                        .hist
-                        .ordering_score(side, self.stack[ply].hist_idx, &cont);
-                    r -= h / 8000;
+                    r -= hist / 8000;
                     r = r.clamp(0, new_depth - 1);
                     if r > 0 {
                         stat!(LmrSearch);

@@ -50,6 +50,8 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// Hash table per game, MiB.
     pub hash_mb: usize,
+    /// The evaluation the searches use: the network (true) or the hand-written one.
+    pub nnue: bool,
 }
 
 impl Default for DatagenConfig {
@@ -61,11 +63,12 @@ impl Default for DatagenConfig {
             random_plies_max: 10,
             seed: 1,
             hash_mb: 16,
+            nnue: super::nnue::enabled(),
         }
     }
 }
 
-/// Parses `GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB]`.
+/// Parses `GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB] [--eval nnue|hce]`.
 pub fn parse_args(args: &[String]) -> Result<DatagenConfig, String> {
     let mut c = DatagenConfig::default();
     let mut it = args.iter();
@@ -83,6 +86,13 @@ pub fn parse_args(args: &[String]) -> Result<DatagenConfig, String> {
             "--nodes" => c.nodes = num(value)?.max(1),
             "--seed" => c.seed = num(value)?,
             "--hash" => c.hash_mb = num(value)?.clamp(1, 1024) as usize,
+            "--eval" => {
+                c.nnue = match value {
+                    "nnue" => true,
+                    "hce" => false,
+                    _ => return Err(format!("--eval takes nnue or hce, not '{value}'")),
+                }
+            }
             "--random-plies" => {
                 let (lo, hi) = value.split_once('-').unwrap_or((value, value));
                 c.random_plies_min = num(lo)? as u32;
@@ -103,6 +113,7 @@ struct Record {
 /// Plays the games and writes the positions to `out`; progress goes to stderr.
 pub fn run(config: &DatagenConfig, out: &mut dyn Write) -> std::io::Result<()> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
+    super::nnue::set_enabled(config.nnue);
     let tt = TranspositionTable::new(config.hash_mb);
     let start = Instant::now();
     let (mut positions, mut results) = (0u64, [0u64; 3]);
