@@ -206,7 +206,7 @@ impl Session {
         send("option name RepetitionJudge type check default true");
         send(&format!(
             "option name UseNNUE type check default {}",
-            crate::xiangqi::nnue::enabled()
+            crate::xiangqi::nnue::DEFAULT_ENABLED
         ));
         send(&rules_option("option name Rules"));
         let vars: Vec<String> = games::VARIANTS.iter().map(|v| format!("var {v}")).collect();
@@ -254,7 +254,7 @@ impl Session {
         send("option repetitionjudge type check default true");
         send(&format!(
             "option usennue type check default {}",
-            crate::xiangqi::nnue::enabled()
+            crate::xiangqi::nnue::DEFAULT_ENABLED
         ));
         send(&format!(
             "option rules type combo {} default {}",

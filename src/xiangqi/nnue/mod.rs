@@ -56,8 +56,12 @@ pub const MAGIC: &[u8; 8] = b"JIANGNN1";
 /// The network built into the binary.
 pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 
+/// Whether searches use the network unless told otherwise (`UseNNUE`): the embedded
+/// network beats the hand-written evaluation (see the README's Strength section).
+pub const DEFAULT_ENABLED: bool = true;
+
 /// Whether searches use the network (true) or the hand-written evaluation.
-static ENABLED: AtomicBool = AtomicBool::new(false);
+static ENABLED: AtomicBool = AtomicBool::new(DEFAULT_ENABLED);
 
 /// Chooses the evaluation of the searches that start from now on.
 pub fn set_enabled(on: bool) {
