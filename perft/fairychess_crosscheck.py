@@ -41,28 +41,9 @@ import pyffish as sf
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JIANG = os.environ.get("JIANG", os.path.join(ROOT, "target", "release", "examples", "fairychess"))
 
-DEFINITION = """\
-[fairychess]
-maxRank = 8
-maxFile = 8
-king = -
-commoner = k
-rook = r
-bishop = b
-knight = n
-customPiece1 = s:FD
-customPiece2 = c:mWcF
-castling = false
-checking = false
-doubleStep = false
-promotionPieceTypes = -
-extinctionValue = loss
-extinctionPieceTypes = k
-stalemateValue = loss
-nMoveRule = 0
-nFoldRule = 0
-startFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1
-"""
+# The rules for pyffish (one file, shared with tools/fairychess/cases.py).
+with open(os.path.join(ROOT, "perft", "fairychess_variant.ini")) as _f:
+    DEFINITION = _f.read()
 VARIANT = "fairychess"
 PLY_LIMIT = 100
 FIXED = [

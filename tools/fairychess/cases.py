@@ -19,9 +19,11 @@ ENGINE defaults to target/release/jiang. Exit status 1 if a case is not solved.
 
 import argparse
 import os
-import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from uci_engine import Engine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -34,27 +36,9 @@ CASES = [
     ("e3_2", "2R5/2K5/8/r7/8/8/2k1r3/8 w - - 0 1", "c7b6", None),
 ]
 
-DEFINITION = """[fairychess]
-maxRank = 8
-maxFile = 8
-king = -
-commoner = k
-rook = r
-bishop = b
-knight = n
-customPiece1 = s:FD
-customPiece2 = c:mWcF
-castling = false
-checking = false
-doubleStep = false
-promotionPieceTypes = -
-extinctionValue = loss
-extinctionPieceTypes = k
-stalemateValue = loss
-nMoveRule = 0
-nFoldRule = 0
-startFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1
-"""
+# The rules for pyffish (the same file as perft/fairychess_crosscheck.py).
+with open(os.path.join(ROOT, "perft", "fairychess_variant.ini")) as _f:
+    DEFINITION = _f.read()
 
 
 LOADED = False
@@ -107,18 +91,8 @@ def main():
     ap.add_argument("--movetime", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=3, help="runs per case; the median is shown")
     a = ap.parse_args()
-    p = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def read():
-        line = p.stdout.readline()
-        if not line:
-            raise RuntimeError("engine died")
-        return line.strip()
+    engine = Engine(a.engine)
+    send, read = engine.send, engine.readline
 
     send("uci")
     while read() != "uciok":
@@ -188,8 +162,7 @@ def main():
         else:
             print(f"{cid:<5} {best:<5} {want:<7} {'never':>8} {'-':>9} {'-':>8} {'-':>8}"
                   f" {totals[len(totals) // 2]:>8.1f}  {verdict}")
-    send("quit")
-    p.wait(timeout=5)
+    engine.quit()
     print(f"{len(CASES) - failed}/{len(CASES)} solved")
     return 1 if failed else 0
 

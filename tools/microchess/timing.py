@@ -16,8 +16,11 @@ ENGINE defaults to target/release/jiang.
 import argparse
 import os
 import statistics
-import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from uci_engine import Engine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 POSITIONS = [
@@ -36,22 +39,8 @@ def main():
     a = ap.parse_args()
     solve, answers = [], []
     for run in range(a.runs):
-        p = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-        def send(s):
-            p.stdin.write(s + "\n")
-            p.stdin.flush()
-
-        def until(prefix):
-            lines = []
-            while True:
-                line = p.stdout.readline()
-                if not line:
-                    raise RuntimeError("engine died")
-                lines.append(line.strip())
-                if line.startswith(prefix):
-                    return lines
+        engine = Engine(a.engine)
+        send, until = engine.send, engine.until
 
         send("uci")
         until("uciok")
@@ -70,8 +59,7 @@ def main():
             if run == 0:
                 payoff = next((l for l in lines if "payoff" in l), "")
                 print(f"{fen:<26} {lines[-1]:<16} {ms:6.2f} ms  {payoff}")
-        send("quit")
-        p.wait(timeout=5)
+        engine.quit()
     print(f"solve (setoption to readyok), {a.runs} fresh engines: median {statistics.median(solve):.0f} ms,"
           f" min {min(solve):.0f}, max {max(solve):.0f}")
     print(f"go to bestmove, {len(answers)} answers: median {statistics.median(answers):.2f} ms,"

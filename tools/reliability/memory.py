@@ -12,9 +12,11 @@ Usage: tools/reliability/memory.py [--engine PATH] [--sizes 16,256,4096] [--move
 
 import argparse
 import os
-import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from uci_engine import Engine  # noqa: E402
 
 
 def status(pid):
@@ -27,44 +29,25 @@ def status(pid):
     return out
 
 
-def read_until(proc, prefix, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the engine closed its output")
-        if line.startswith(prefix):
-            return line
-    raise RuntimeError(f"no '{prefix}' within {timeout} s")
-
-
-def measure(engine, size, movetime, threads):
-    proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+def measure(engine_path, size, movetime, threads):
+    engine = Engine(engine_path)
     try:
-        def send(cmd):
-            proc.stdin.write(cmd + "\n")
-            proc.stdin.flush()
-
-        send("uci")
-        read_until(proc, "uciok", 10)
-        base = status(proc.pid)
-        send(f"setoption name Threads value {threads}")
-        send(f"setoption name Hash value {size}")
+        engine.send("uci")
+        engine.until("uciok")
+        base = status(engine.pid)
+        engine.send(f"setoption name Threads value {threads}")
+        engine.send(f"setoption name Hash value {size}")
         t0 = time.monotonic()
-        send("isready")
-        read_until(proc, "readyok", 30)
+        engine.send("isready")
+        engine.until("readyok")
         ready_ms = (time.monotonic() - t0) * 1000
-        send("position startpos")
-        send(f"go movetime {movetime}")
-        read_until(proc, "bestmove", movetime / 1000 + 15)
-        after = status(proc.pid)
-        send("quit")
-        proc.wait(timeout=10)
+        engine.send("position startpos")
+        engine.send(f"go movetime {movetime}")
+        engine.until("bestmove")
+        after = status(engine.pid)
         return base, ready_ms, after
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        engine.quit()
 
 
 def main():

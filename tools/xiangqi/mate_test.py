@@ -10,11 +10,14 @@ Prints one line per position and a summary; exits 1 if any position failed.
 """
 
 import argparse
-import subprocess
+import os
 import sys
 import time
 
 import pyffish
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from uci_engine import Engine  # noqa: E402
 
 
 def to_ranks1(m):
@@ -41,22 +44,8 @@ def main():
                     help="search this many nodes instead of --movetime (load-independent)")
     ap.add_argument("--option", action="append", default=[])
     a = ap.parse_args()
-    p = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def until(tok):
-        out = []
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine died")
-            out.append(line.strip())
-            if line.startswith(tok):
-                return out
+    engine = Engine(a.engine)
+    send, until = engine.send, engine.until
 
     send("uci")
     until("uciok")
@@ -95,8 +84,7 @@ def main():
         s[1] += good
         print(f"{'ok  ' if good else 'FAIL'} mate {n}: engine {got} in {ms:.0f} ms "
               f"(found at {first_ms} ms) pv {' '.join(pv[:2 * n - 1])} | {fen}")
-    send("quit")
-    p.wait(timeout=5)
+    engine.quit()
     print(f"{ok}/{total} shortest mates found; by N: "
           + ", ".join(f"mate {k}: {v[1]}/{v[0]}" for k, v in sorted(by_n.items())))
     sys.exit(0 if ok == total else 1)
