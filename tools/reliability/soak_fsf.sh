@@ -9,7 +9,8 @@
 #     OUT    output folder (default target/soak/fsf)
 #     JIANG  engine binary (default target/release/jiang; copy it first if you keep building)
 # Environment: XQMATCH (default ../shared/tools/xqmatch/xqmatch.py), FSF (default
-# /usr/games/fairy-stockfish).
+# /usr/games/fairy-stockfish), OPENING_OFFSET (first opening line, default 0: give a later
+# part of a soak other openings than the first part).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 games="${1:-1000}"
@@ -22,7 +23,7 @@ openings="$(dirname "$xqmatch")/openings.epd"
 mkdir -p "$out"
 runs=("tc:2+0.05:uci" "tc:2+0.05:ucci" "movetime:50:uci" "movetime:50:ucci" "depth:6:uci" "depth:6:ucci")
 n=${#runs[@]}
-offset=0
+offset=$(( ${OPENING_OFFSET:-0} % 300 ))
 start=$(date +%s)
 for i in "${!runs[@]}"; do
   IFS=: read -r mode value proto <<<"${runs[$i]}"
