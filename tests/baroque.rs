@@ -726,6 +726,8 @@ fn zero_params() -> jiang::baroque::eval::Params {
         king_pincer_setup: 0,
         king_tropism: [0; 7],
         tempo: 0,
+        hunt: 0,
+        hunt_material: 0,
     }
 }
 
@@ -753,6 +755,27 @@ fn evaluation_terms() {
     w.mobility[PieceKind::Pincer.index()] = 1;
     // a7: a8 and a6..a2 (a1 holds the king); b7: b8, b6..b1 and c7..h7. 6 + 7 + 6.
     assert_eq!(evaluate_with(&p, &w), 19);
+    // The hunt: Black (leaper d5, pincer c2, king h6) against a bare White king on a1.
+    // Steps closer than 7: leaper 3, pincer 5, king 0 (counted half); 8 a step.
+    let ending = pos("8/8/7k/3l4/8/8/2p5/K7 w - - 0 30");
+    let mut w = zero_params();
+    w.value = [100, 0, 450, 0, 0, 0, 0];
+    w.hunt = 8;
+    w.hunt_material = 1000;
+    assert_eq!(evaluate_with(&ending, &w), -(550 + 8 * (3 + 5)));
+    w.hunt_material = -1;
+    assert_eq!(
+        evaluate_with(&ending, &w),
+        -550,
+        "no hunt while the enemy has material"
+    );
+    w.hunt_material = 1000;
+    w.value = [0; 7];
+    assert_eq!(
+        evaluate_with(&ending, &w),
+        0,
+        "no hunt without a material lead"
+    );
     // The side to move can take the king: a win in all but name.
     let can_take = pos("8/C7/4I3/4kW2/4K3/8/1L6/3P4 w - - 0 1");
     assert!(can_take.evaluate() > KING_EN_PRISE - 3000);

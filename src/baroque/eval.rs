@@ -10,7 +10,11 @@
 //! * **king safety**: enemy pieces (unfrozen) near the king, by kind; empty squares next
 //!   to the king (landing squares for leaps and room for pincers and withdrawers); and
 //!   pincer set-ups: an enemy piece beside the king with the square on the other side
-//!   empty, so that a pincer arriving there captures.
+//!   empty, so that a pincer arriving there captures;
+//! * **hunt** (endings only): when one side leads in material and the other has little
+//!   left, the leader's pieces are drawn towards the enemy king. Without it a won ending
+//!   has no gradient (no piece can capture a lone king from afar) and self-play games
+//!   wandered to the 5000-ply limit with a leaper and a pincer against a bare king.
 //!
 //! Nothing here allocates; [`trace`] explains the terms for the `eval` command.
 
@@ -50,6 +54,11 @@ pub struct Params {
     pub king_tropism: [i32; 7],
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// Hunt: bonus per step each unfrozen piece of the side ahead in material stands
+    /// closer to the enemy king than 7 (Chebyshev distance; the king counts half).
+    pub hunt: i32,
+    /// Hunt only when the enemy's material (kings aside) is at most this.
+    pub hunt_material: i32,
 }
 
 /// The weights jiang plays with.
@@ -63,14 +72,22 @@ pub const DEFAULT_PARAMS: Params = Params {
     king_pincer_setup: 25,
     king_tropism: [0; 7],
     tempo: 10,
+    hunt: 20,
+    hunt_material: 1000,
 };
 
 /// Number of reported terms.
-pub const NUM_TERMS: usize = 5;
+pub const NUM_TERMS: usize = 6;
 
 /// Names of the terms, as [`trace`] prints them.
-pub const TERM_NAMES: [&str; NUM_TERMS] =
-    ["material", "freezing", "mobility", "king safety", "tempo"];
+pub const TERM_NAMES: [&str; NUM_TERMS] = [
+    "material",
+    "freezing",
+    "mobility",
+    "king safety",
+    "tempo",
+    "hunt",
+];
 
 /// Exchange value of a kind (the king's is [`KING_VALUE`]).
 #[inline(always)]
@@ -168,10 +185,7 @@ fn side_terms(pos: &Position, c: Color, p: &Params) -> [i32; NUM_TERMS] {
             let w = p.king_tropism[kind.index()];
             if w != 0 {
                 for sq in squares(b.of(c, kind) & !frozen) {
-                    let dist = (sq.file() - k.file())
-                        .abs()
-                        .max((sq.rank() - k.rank()).abs());
-                    t[3] += w * (7 - dist);
+                    t[3] += w * (7 - distance(sq, k));
                 }
             }
         }
@@ -182,6 +196,47 @@ fn side_terms(pos: &Position, c: Color, p: &Params) -> [i32; NUM_TERMS] {
     t
 }
 
+/// Chebyshev distance between two squares.
+#[inline(always)]
+fn distance(a: Square, b: Square) -> i32 {
+    (a.file() - b.file()).abs().max((a.rank() - b.rank()).abs())
+}
+
+/// The hunt term of `c` (see the module notes): `hunt` per step closer, the king's
+/// steps counted half.
+fn hunt(pos: &Position, c: Color, p: &Params) -> i32 {
+    let b = pos.board();
+    let Some(target) = b.king(c.flip()) else {
+        return 0;
+    };
+    let movable = b.color(c) & !b.frozen(c);
+    let mut steps = 0;
+    for sq in squares(movable) {
+        let closer = 7 - distance(sq, target);
+        steps += if b.of(c, PieceKind::King) & bit(sq) != 0 {
+            closer
+        } else {
+            2 * closer
+        };
+    }
+    p.hunt * steps / 2
+}
+
+/// Both colours' terms (White's, Black's), the hunt included where it applies.
+fn all_terms(pos: &Position, p: &Params) -> ([i32; NUM_TERMS], [i32; NUM_TERMS]) {
+    let mut w = side_terms(pos, Color::White, p);
+    let mut bl = side_terms(pos, Color::Black, p);
+    // Material is term 0: the hunt is for the side ahead when the other has little.
+    if p.hunt != 0 {
+        if w[0] > bl[0] && bl[0] <= p.hunt_material {
+            w[5] = hunt(pos, Color::White, p);
+        } else if bl[0] > w[0] && w[0] <= p.hunt_material {
+            bl[5] = hunt(pos, Color::Black, p);
+        }
+    }
+    (w, bl)
+}
+
 /// Added to the evaluation when the side to move can capture the enemy king: the game is
 /// won, though the search has not played the capture yet. Below the search's mate scores,
 /// far above any material: pruning that trusts the static evaluation (reverse futility,
@@ -190,8 +245,7 @@ pub const KING_EN_PRISE: i32 = 15_000;
 
 /// Evaluation with explicit weights, from the side to move's view.
 pub fn evaluate_with(pos: &Position, p: &Params) -> i32 {
-    let w = side_terms(pos, Color::White, p);
-    let bl = side_terms(pos, Color::Black, p);
+    let (w, bl) = all_terms(pos, p);
     let score: i32 = w.iter().zip(bl.iter()).map(|(a, b)| a - b).sum();
     let score = match pos.side_to_move() {
         Color::White => score,
@@ -259,9 +313,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// The evaluation explained term by term (the `eval` command).
 pub fn trace(pos: &Position) -> String {
-    let p = pos.eval_params();
-    let w = side_terms(pos, Color::White, p);
-    let bl = side_terms(pos, Color::Black, p);
+    let (w, bl) = all_terms(pos, pos.eval_params());
     let mut s = String::from("term            white   black   total (White's view)\n");
     for i in 0..NUM_TERMS {
         s.push_str(&format!(

@@ -237,6 +237,8 @@ pub fn set_param(p: &mut Params, assignment: &str) -> Result<(), String> {
             "king_open" => p.king_open = value,
             "king_pincer_setup" => p.king_pincer_setup = value,
             "tempo" => p.tempo = value,
+            "hunt" => p.hunt = value,
+            "hunt_material" => p.hunt_material = value,
             _ => return Err(format!("'{assignment}': unknown weight {name}")),
         },
         _ => return Err(format!("'{assignment}': {name} needs an index or none")),
