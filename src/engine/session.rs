@@ -234,7 +234,20 @@ fn answer_for<G: Game>(pos: &G, result: &SearchResult<G::Move>, draw_offered: bo
     });
     Answer {
         best: result.best_move.map(|m| m.to_string()),
-        ponder: result.ponder_move.map(|m| m.to_string()),
+        ponder: result
+            .ponder_move
+            .zip(result.best_move)
+            .filter(|&(reply, best)| {
+                // Never send an expected reply that is not legal after the move.
+                let mut after = pos.clone();
+                after.play(best);
+                let legal = after.legal_moves().contains(&reply);
+                if !legal {
+                    log::warn!("dropped the ponder move {reply}: not legal after {best}");
+                }
+                legal
+            })
+            .map(|(reply, _)| reply.to_string()),
         score: result.score,
         depth: result.depth,
         nodes: result.nodes,

@@ -451,6 +451,10 @@ impl<'a, G: Game> Searcher<'a, G> {
             let new_depth = depth - 1 + i32::from(gives_check);
             self.stack[0].mv = Some(m);
             self.stack[0].hist_idx = pos.history_index(m);
+            // An empty continuation unless a PV search of this move writes one: a move
+            // that fails high in its null-window search must not inherit another
+            // move's line (it became an illegal ponder move).
+            self.pv_len[1] = 1;
             pos.make_move(m);
             let mut score;
             if i == first {
@@ -743,6 +747,10 @@ impl<'a, G: Game> Searcher<'a, G> {
             let new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
             self.stack[ply].hist_idx = pos.history_index(m);
+            if PV {
+                // As at the root: no stale continuation for a null-window fail-high.
+                self.pv_len[ply + 1] = ply + 1;
+            }
             pos.make_move(m);
             let mut score;
             if moves_searched == 0 {
