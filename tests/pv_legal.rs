@@ -9,7 +9,7 @@
 #[path = "common/rng.rs"]
 mod rng;
 
-use jiang::game::{Game, Rules};
+use jiang::game::Game;
 use jiang::search::{search, Limits, SearchControl};
 use jiang::tt::TranspositionTable;
 use rng::Rng;
