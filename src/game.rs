@@ -169,6 +169,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
 pub trait Game: Rules {
     /// Size of the table indexed by [`Game::history_index`].
     const HISTORY_SIZE: usize;
+    /// Quiescence plies (from its entry) within which a side in check searches all its
+    /// evasions; deeper, it stands pat like any other quiescence node. Unlimited where
+    /// evasions are few (Xiangqi); games whose pieces all slide far need a bound.
+    const QSEARCH_EVASION_PLIES: usize = usize::MAX;
 
     /// Zobrist key of the position (side to move included).
     fn key(&self) -> u64;

@@ -184,3 +184,44 @@ fn uci_bad_moves_change_nothing() {
     );
     assert_no_panic(&e);
 }
+
+/// Quiescence stays bounded when a side is in check: it searched every evasion at any
+/// depth, and in Baroque (where nearly every piece slides like a queen and a king is
+/// attacked in many ways) one chain of checks and evasions grew without end. Found by
+/// the self-play soak (a `go depth 6` stopped by the 10 s cap): the last of these 15
+/// positions (self-play games a few plies before a king capture), searched after the 14
+/// before it in one session so that the hash and the move-ordering memory are as they
+/// were, needed more than 200,000 nodes without finishing depth 3. Depth 6 takes about
+/// 15,000 now.
+#[test]
+fn uci_quiescence_in_check_stays_bounded() {
+    let games: Vec<&str> = include_str!("baroque_qsearch_sequence.txt")
+        .lines()
+        .collect();
+    assert_eq!(games.len(), 15);
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until("uciok", SLOW);
+    e.send("setoption name UCI_Variant value baroque");
+    e.send("setoption name MultiPV value 3");
+    for moves in &games[..14] {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go depth 6");
+        e.read_until("bestmove", SLOW);
+    }
+    e.send(&format!("position startpos moves {}", games[14]));
+    e.send("go nodes 200000");
+    let lines = e.read_until("bestmove", SLOW);
+    let deepest = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse::<u32>().ok())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        deepest >= 6,
+        "depth {deepest} in 200,000 nodes: {:?}",
+        lines.iter().rev().take(3).collect::<Vec<_>>()
+    );
+    assert_no_panic(&e);
+}

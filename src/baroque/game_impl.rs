@@ -63,6 +63,7 @@ impl Rules for Position {
 
 impl Game for Position {
     const HISTORY_SIZE: usize = 14 * 64;
+    const QSEARCH_EVASION_PLIES: usize = 4;
 
     #[inline(always)]
     fn key(&self) -> u64 {

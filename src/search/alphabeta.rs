@@ -546,7 +546,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.pv_len[ply] = ply;
         }
         if depth <= 0 {
-            return self.qsearch::<PV>(pos, alpha, beta, ply);
+            return self.qsearch::<PV>(pos, alpha, beta, ply, 0);
         }
         if let Some(score) = self.enter_node(pos, ply) {
             return score;
@@ -871,6 +871,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        qdepth: usize,
     ) -> i32 {
         if PV {
             self.pv_len[ply] = ply;
@@ -879,7 +880,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             return score;
         }
         stat!(QNodes);
-        let in_check = pos.in_check();
+        let in_check = pos.in_check() && qdepth < G::QSEARCH_EVASION_PLIES;
         let key = pos.key();
         let tt = self.shared.tt.probe(key, ply);
         if let Some(e) = tt {
@@ -921,7 +922,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             pos.make_move(m);
-            let score = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1);
+            let score = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1, qdepth + 1);
             pos.unmake_move(m);
             if self.stopped {
                 return 0;
