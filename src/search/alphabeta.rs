@@ -904,7 +904,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             best_score = stand_pat;
         }
 
-        let mut picker = MovePicker::<G>::new_qsearch(pos, tt_move);
+        let mut picker = MovePicker::<G>::new_qsearch(pos, tt_move, in_check);
         let mut best_move = None;
         let mut moves = 0;
         let original_alpha = alpha;

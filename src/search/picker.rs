@@ -38,6 +38,9 @@ pub struct MovePicker<G: Game> {
     bad_cur: usize,
     /// Only captures (quiescence search): no killers, quiets or bad captures.
     captures_only: bool,
+    /// Whether the node generates evasions (the side to move is in check, and in
+    /// quiescence within the game's evasion plies) instead of captures.
+    evasions: bool,
     /// Set by the search to skip the remaining quiet moves (late-move pruning).
     pub skip_quiets: bool,
 }
@@ -51,19 +54,20 @@ impl<G: Game> MovePicker<G> {
         counter: Option<G::Move>,
         prev: [Option<usize>; 2],
     ) -> Self {
-        let mut p = Self::with_mode(pos, tt_move, killers, counter, false);
+        let mut p = Self::with_mode(pos.in_check(), tt_move, killers, counter, false);
         p.prev = prev;
         p
     }
 
-    /// Picker for quiescence: captures only, or every evasion when in check.
-    pub fn new_qsearch(pos: &G, tt_move: Option<G::Move>) -> Self {
-        let tt = tt_move.filter(|&m| pos.in_check() || pos.is_capture(m));
-        Self::with_mode(pos, tt, [None; 2], None, true)
+    /// Picker for quiescence: captures only, or every evasion when `evasions` (in check,
+    /// within the game's [`Game::QSEARCH_EVASION_PLIES`]).
+    pub fn new_qsearch(pos: &G, tt_move: Option<G::Move>, evasions: bool) -> Self {
+        let tt = tt_move.filter(|&m| evasions || pos.is_capture(m));
+        Self::with_mode(evasions, tt, [None; 2], None, true)
     }
 
     fn with_mode(
-        pos: &G,
+        evasions: bool,
         tt_move: Option<G::Move>,
         killers: [Option<G::Move>; 2],
         counter: Option<G::Move>,
@@ -72,7 +76,7 @@ impl<G: Game> MovePicker<G> {
         MovePicker {
             stage: if tt_move.is_some() {
                 Stage::TtMove
-            } else if pos.in_check() {
+            } else if evasions {
                 Stage::GenEvasions
             } else {
                 Stage::GenCaptures
@@ -87,6 +91,7 @@ impl<G: Game> MovePicker<G> {
             bad: MoveList::new(),
             bad_cur: 0,
             captures_only,
+            evasions,
             skip_quiets: false,
         }
     }
@@ -126,7 +131,7 @@ impl<G: Game> MovePicker<G> {
         loop {
             match self.stage {
                 Stage::TtMove => {
-                    self.stage = if pos.in_check() {
+                    self.stage = if self.evasions {
                         Stage::GenEvasions
                     } else {
                         Stage::GenCaptures
