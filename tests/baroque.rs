@@ -724,9 +724,8 @@ fn zero_params() -> jiang::baroque::eval::Params {
         king_near: [0; 7],
         king_open: 0,
         king_pincer_setup: 0,
-        king_tropism: [0; 7],
         tempo: 0,
-        hunt: 0,
+        hunt: [0; 7],
         hunt_material: 0,
     }
 }
@@ -756,11 +755,11 @@ fn evaluation_terms() {
     // a7: a8 and a6..a2 (a1 holds the king); b7: b8, b6..b1 and c7..h7. 6 + 7 + 6.
     assert_eq!(evaluate_with(&p, &w), 19);
     // The hunt: Black (leaper d5, pincer c2, king h6) against a bare White king on a1.
-    // Steps closer than 7: leaper 3, pincer 5, king 0 (counted half); 8 a step.
+    // Steps closer than 7: leaper 3, pincer 5, king 0; 8 a step (the king 4).
     let ending = pos("8/8/7k/3l4/8/8/2p5/K7 w - - 0 30");
     let mut w = zero_params();
     w.value = [100, 0, 450, 0, 0, 0, 0];
-    w.hunt = 8;
+    w.hunt = [8, 8, 8, 8, 8, 4, 8];
     w.hunt_material = 1000;
     assert_eq!(evaluate_with(&ending, &w), -(550 + 8 * (3 + 5)));
     w.hunt_material = -1;

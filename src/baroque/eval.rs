@@ -49,14 +49,11 @@ pub struct Params {
     pub king_open: i32,
     /// Penalty per pincer set-up against the king.
     pub king_pincer_setup: i32,
-    /// Bonus per unfrozen piece, by kind, per step it stands closer to the enemy king
-    /// than 7 (Chebyshev distance): pieces that hunt the king.
-    pub king_tropism: [i32; 7],
     /// Bonus for the side to move.
     pub tempo: i32,
-    /// Hunt: bonus per step each unfrozen piece of the side ahead in material stands
-    /// closer to the enemy king than 7 (Chebyshev distance; the king counts half).
-    pub hunt: i32,
+    /// Hunt, by kind: bonus per step each unfrozen piece of the side ahead in material
+    /// stands closer to the enemy king than 7 (Chebyshev distance).
+    pub hunt: [i32; 7],
     /// Hunt only when the enemy's material (kings aside) is at most this.
     pub hunt_material: i32,
 }
@@ -70,9 +67,10 @@ pub const DEFAULT_PARAMS: Params = Params {
     king_near: [10, 25, 25, 25, 40, 20, 0],
     king_open: 6,
     king_pincer_setup: 25,
-    king_tropism: [0; 7],
     tempo: 10,
-    hunt: 20,
+    // The king half as much: it is a partner for pincers, and the enemy king takes it
+    // when it comes adjacent on the wrong move.
+    hunt: [20, 20, 20, 20, 20, 10, 20],
     hunt_material: 1000,
 };
 
@@ -180,16 +178,6 @@ fn side_terms(pos: &Position, c: Color, p: &Params) -> [i32; NUM_TERMS] {
         }
         t[3] -= danger;
     }
-    if let Some(k) = b.king(them) {
-        for kind in PieceKind::ALL {
-            let w = p.king_tropism[kind.index()];
-            if w != 0 {
-                for sq in squares(b.of(c, kind) & !frozen) {
-                    t[3] += w * (7 - distance(sq, k));
-                }
-            }
-        }
-    }
     if pos.side_to_move() == c {
         t[4] += p.tempo;
     }
@@ -202,24 +190,22 @@ fn distance(a: Square, b: Square) -> i32 {
     (a.file() - b.file()).abs().max((a.rank() - b.rank()).abs())
 }
 
-/// The hunt term of `c` (see the module notes): `hunt` per step closer, the king's
-/// steps counted half.
+/// The hunt term of `c` (see the module notes).
 fn hunt(pos: &Position, c: Color, p: &Params) -> i32 {
     let b = pos.board();
     let Some(target) = b.king(c.flip()) else {
         return 0;
     };
     let movable = b.color(c) & !b.frozen(c);
-    let mut steps = 0;
-    for sq in squares(movable) {
-        let closer = 7 - distance(sq, target);
-        steps += if b.of(c, PieceKind::King) & bit(sq) != 0 {
-            closer
-        } else {
-            2 * closer
-        };
-    }
-    p.hunt * steps / 2
+    PieceKind::ALL
+        .iter()
+        .map(|&kind| {
+            let w = p.hunt[kind.index()];
+            squares(b.of(c, kind) & movable)
+                .map(|sq| w * (7 - distance(sq, target)))
+                .sum::<i32>()
+        })
+        .sum()
 }
 
 /// Both colours' terms (White's, Black's), the hunt included where it applies.
@@ -227,12 +213,10 @@ fn all_terms(pos: &Position, p: &Params) -> ([i32; NUM_TERMS], [i32; NUM_TERMS])
     let mut w = side_terms(pos, Color::White, p);
     let mut bl = side_terms(pos, Color::Black, p);
     // Material is term 0: the hunt is for the side ahead when the other has little.
-    if p.hunt != 0 {
-        if w[0] > bl[0] && bl[0] <= p.hunt_material {
-            w[5] = hunt(pos, Color::White, p);
-        } else if bl[0] > w[0] && w[0] <= p.hunt_material {
-            bl[5] = hunt(pos, Color::Black, p);
-        }
+    if w[0] > bl[0] && bl[0] <= p.hunt_material {
+        w[5] = hunt(pos, Color::White, p);
+    } else if bl[0] > w[0] && w[0] <= p.hunt_material {
+        bl[5] = hunt(pos, Color::Black, p);
     }
     (w, bl)
 }

@@ -227,7 +227,7 @@ pub fn set_param(p: &mut Params, assignment: &str) -> Result<(), String> {
         "frozen" => Some(&mut p.frozen),
         "mobility" => Some(&mut p.mobility),
         "king_near" => Some(&mut p.king_near),
-        "king_tropism" => Some(&mut p.king_tropism),
+        "hunt" => Some(&mut p.hunt),
         _ => None,
     };
     match (table, index) {
@@ -237,7 +237,6 @@ pub fn set_param(p: &mut Params, assignment: &str) -> Result<(), String> {
             "king_open" => p.king_open = value,
             "king_pincer_setup" => p.king_pincer_setup = value,
             "tempo" => p.tempo = value,
-            "hunt" => p.hunt = value,
             "hunt_material" => p.hunt_material = value,
             _ => return Err(format!("'{assignment}': unknown weight {name}")),
         },

@@ -227,27 +227,26 @@ fn accepts_draw(score: i32) -> bool {
 /// The answer for a search result: the move, the expected reply, and the game's end
 /// when the move finishes it (or now, without a move).
 fn answer_for<G: Game>(pos: &G, result: &SearchResult<G::Move>, draw_offered: bool) -> Answer {
-    let end_after = result.best_move.and_then(|m| {
+    // The position after the move: for the game's end and to check the expected reply.
+    let after = result.best_move.map(|m| {
         let mut after = pos.clone();
         after.play(m);
-        end_without_moves(&after)
+        after
+    });
+    let end_after = after.as_ref().and_then(end_without_moves);
+    // Never send an expected reply that is not legal after the move.
+    let ponder = result.ponder_move.filter(|reply| {
+        let legal = after
+            .as_ref()
+            .is_some_and(|a| a.legal_moves().contains(reply));
+        if !legal {
+            log::warn!("dropped the ponder move {reply}: not legal after the best move");
+        }
+        legal
     });
     Answer {
         best: result.best_move.map(|m| m.to_string()),
-        ponder: result
-            .ponder_move
-            .zip(result.best_move)
-            .filter(|&(reply, best)| {
-                // Never send an expected reply that is not legal after the move.
-                let mut after = pos.clone();
-                after.play(best);
-                let legal = after.legal_moves().contains(&reply);
-                if !legal {
-                    log::warn!("dropped the ponder move {reply}: not legal after {best}");
-                }
-                legal
-            })
-            .map(|(reply, _)| reply.to_string()),
+        ponder: ponder.map(|m| m.to_string()),
         score: result.score,
         depth: result.depth,
         nodes: result.nodes,

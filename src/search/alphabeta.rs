@@ -645,7 +645,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let cont = [prev_idx, prev2_idx];
         let counter = prev_idx.and_then(|i| self.hist.counter(i));
         let killers = self.hist.killers[ply];
-        let mut picker = MovePicker::<G>::new(pos, tt_move, killers, counter, cont);
+        let mut picker = MovePicker::<G>::new(in_check, tt_move, killers, counter, cont);
         let side = pos.side_index();
         let mut best_score = -INFINITY;
         let mut best_move = None;

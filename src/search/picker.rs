@@ -46,15 +46,15 @@ pub struct MovePicker<G: Game> {
 }
 
 impl<G: Game> MovePicker<G> {
-    /// Picker for a full-width node.
+    /// Picker for a full-width node; `in_check` as the search found it (evasions then).
     pub fn new(
-        pos: &G,
+        in_check: bool,
         tt_move: Option<G::Move>,
         killers: [Option<G::Move>; 2],
         counter: Option<G::Move>,
         prev: [Option<usize>; 2],
     ) -> Self {
-        let mut p = Self::with_mode(pos.in_check(), tt_move, killers, counter, false);
+        let mut p = Self::with_mode(in_check, tt_move, killers, counter, false);
         p.prev = prev;
         p
     }
