@@ -29,6 +29,9 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from uci_engine import Engine  # noqa: E402
+
 JIANG = os.environ.get("JIANG", os.path.join(ROOT, "target", "release", "jiang"))
 FSF = os.environ.get("FSF", "/usr/games/fairy-stockfish")
 # Fairy-Stockfish 11.1 perft speed on this machine, leaf nodes per second (estimate).
@@ -46,39 +49,22 @@ def fsf_to_jiang(move):
     return f"{m[1]}{int(m[2]) - 1}{m[3]}{int(m[4]) - 1}"
 
 
-class Fsf:
+class Fsf(Engine):
     """A Fairy-Stockfish process in xiangqi mode."""
 
     def __init__(self):
-        self.p = subprocess.Popen(
-            [FSF], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
+        super().__init__(FSF)
         self.send("uci")
-        self.wait_for("uciok")
+        self.until("uciok")
         self.send("setoption name UCI_Variant value xiangqi")
         self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait_for(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("Fairy-Stockfish exited")
-            line = line.strip()
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
+        self.until("readyok")
 
     def divide(self, fen, depth):
         self.send(f"position fen {fen}")
         self.send(f"go perft {depth}")
         start = time.time()
-        lines = self.wait_for("Nodes searched")
+        lines = self.until("Nodes searched")
         secs = time.time() - start
         div = {}
         for line in lines[:-1]:
@@ -89,8 +75,7 @@ class Fsf:
         return div, total, secs
 
     def close(self):
-        self.send("quit")
-        self.p.wait()
+        self.quit()
 
 
 def jiang_divide(fen, depth):

@@ -39,6 +39,9 @@ import time
 import pyffish as sf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from uci_engine import Engine  # noqa: E402
+
 JIANG = os.environ.get("JIANG", os.path.join(ROOT, "target", "release", "examples", "fairychess"))
 
 # The rules for pyffish (one file, shared with tools/fairychess/cases.py).
@@ -161,42 +164,28 @@ def random_position(rng):
     return fen
 
 
-class Fsf:
+class Fsf(Engine):
     """A Fairy-Stockfish process playing fairychess from the definition."""
 
     def __init__(self, path):
         fd, self.ini = tempfile.mkstemp(suffix=".ini")
         with os.fdopen(fd, "w") as f:
             f.write(DEFINITION)
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
+        super().__init__(path)
         self.send("uci")
-        self.wait_for("uciok")
+        self.until("uciok")
         self.send(f"setoption name VariantPath value {self.ini}")
         self.send("setoption name UCI_Variant value fairychess")
         self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("Fairy-Stockfish exited")
-            if line.startswith(prefix):
-                return line.strip()
+        self.until("readyok")
 
     def perft(self, fen, depth):
         self.send(f"position fen {fen}")
         self.send(f"go perft {depth}")
-        return int(self.wait_for("Nodes searched").split()[2])
+        return int(self.until("Nodes searched")[-1].split()[2])
 
     def close(self):
-        self.send("quit")
-        self.p.wait()
+        self.quit()
         os.unlink(self.ini)
 
 

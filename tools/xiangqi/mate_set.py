@@ -15,54 +15,41 @@ Usage:
 """
 
 import argparse
-import subprocess
+import os
 import sys
 
 import pyffish
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from uci_engine import Engine  # noqa: E402
 
-class Engine:
-    """A UCI engine process."""
+
+class Player(Engine):
+    """A UCI engine with options set, that tells its ranks."""
 
     def __init__(self, cmd, options):
-        self.p = subprocess.Popen(
-            [cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
+        super().__init__(cmd)
         self.send("uci")
         self.name = ""
-        for line in self.lines("uciok"):
+        for line in self.until("uciok"):
             if line.startswith("id name"):
                 self.name = line[8:]
         for k, v in options.items():
             self.send(f"setoption name {k} value {v}")
         self.send("isready")
-        list(self.lines("readyok"))
+        self.until("readyok")
         # Fairy-Stockfish in UCI mode numbers ranks 1-10.
         self.ranks1 = "Fairy-Stockfish" in self.name
-
-    def send(self, s):
-        self.p.stdin.write(s + "\n")
-        self.p.stdin.flush()
-
-    def lines(self, until):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine died")
-            line = line.strip()
-            yield line
-            if line.startswith(until):
-                return
 
     def mate(self, fen, movetime):
         """(mate N or None, pv in ranks 0-9)."""
         self.send("ucinewgame")
         self.send("isready")
-        list(self.lines("readyok"))
+        self.until("readyok")
         self.send(f"position fen {fen}")
         self.send(f"go movetime {movetime}")
         mate, pv = None, []
-        for line in self.lines("bestmove"):
+        for line in self.until("bestmove"):
             t = line.split()
             if t[:1] == ["info"] and "score" in t and "pv" in t:
                 i = t.index("score")
@@ -74,10 +61,6 @@ class Engine:
         if self.ranks1:
             pv = [to_ranks0(m) for m in pv]
         return mate, pv
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=5)
 
 
 def to_ranks0(m):
@@ -115,8 +98,8 @@ def main():
     ap.add_argument("--movetime", type=int, default=1000)
     ap.add_argument("--limit", type=int, default=0, help="stop after this many kept")
     a = ap.parse_args()
-    pika = Engine(a.pikafish, {"Threads": 1, "Hash": 64})
-    fsf = Engine(a.fsf, {"Threads": 1, "Hash": 64, "UCI_Variant": "xiangqi"})
+    pika = Player(a.pikafish, {"Threads": 1, "Hash": 64})
+    fsf = Player(a.fsf, {"Threads": 1, "Hash": 64, "UCI_Variant": "xiangqi"})
     kept, seen = 0, set()
     with open(a.candidates) as f, open(a.out, "w") as out:
         for line in f:
