@@ -5,6 +5,7 @@ Players:
   jiang     the engine over UCI (setoption name UCI_Variant value baroque), `go movetime MS`
   random    a uniformly random legal move (the referee's generator)
   ab2       a 2-ply alpha-beta on material (the referee's generator; king capture wins)
+  jiang:PATH  another jiang build (e.g. the previous one, to measure a change)
 
 Every move of every player is checked by the referee: a move that is not among the
 referee's legal moves loses the game for its player and is counted as illegal; an engine
@@ -44,7 +45,7 @@ class EngineError(Exception):
 class UciEngine:
     """A UCI engine playing Baroque."""
 
-    def __init__(self, path, movetime):
+    def __init__(self, path, movetime, name="jiang"):
         self.path = path
         self.movetime = movetime
         self.proc = subprocess.Popen(
@@ -57,7 +58,7 @@ class UciEngine:
         self.send("setoption name UCI_Variant value baroque")
         self.send("isready")
         self.wait_for("readyok", 10)
-        self.name = "jiang"
+        self.name = name
 
     def send(self, line):
         try:
@@ -193,6 +194,10 @@ class AlphaBeta2:
 def make_player(kind, args, rng):
     if kind == "jiang":
         return UciEngine(args.engine, args.movetime)
+    if kind.startswith("jiang:"):
+        # Another build, to measure a change against: jiang:PATH.
+        path = kind.split(":", 1)[1]
+        return UciEngine(path, args.movetime, "jiang:" + os.path.basename(path))
     if kind == "random":
         return RandomPlayer(rng)
     if kind == "ab2":
