@@ -74,6 +74,43 @@ fn uci_plays_a_legal_move_and_reports_three_scores() {
 }
 
 #[test]
+fn three_fallibility_option_turns_the_weak_opponent_bonus_on_and_off() {
+    // The position of `tests/threechess_search.rs`: with the bonus Blue's queen goes for
+    // Green's boxed-in king; without it, it takes a Red pawn.
+    let fen = "3bQ4/8/8/4bK3|8/8/3gPgPgP2/3gPgKgP2|8/8/rPrPrP5/4rK3 b";
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until("uciok", ms(5000));
+    if !lines
+        .iter()
+        .any(|l| l.starts_with("option name ThreeFallibility type spin default 3000"))
+    {
+        e.fail("uci does not list ThreeFallibility");
+    }
+    e.send("setoption name UCI_Variant value threechess");
+    let mut answers = Vec::new();
+    for value in ["0", "3000"] {
+        e.send(&format!("setoption name ThreeFallibility value {value}"));
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 4");
+        answers.push(e.bestmove(ms(10_000)).0);
+    }
+    let b = Board::from_fen(fen).unwrap();
+    let takes = |m: &str| {
+        b.parse_move(m)
+            .ok()
+            .and_then(|m| b.piece_at(m.to()))
+            .is_some()
+    };
+    if !takes(&answers[0]) || takes(&answers[1]) {
+        e.fail(&format!(
+            "bestmoves without and with the bonus: {answers:?}"
+        ));
+    }
+}
+
+#[test]
 fn go_reads_the_clock_of_the_player_to_move() {
     let mut e = uci_threechess();
     // Green to move with 1 s left (less than the reserve kept for the rest of the game):

@@ -6,7 +6,8 @@ use jiang::search::SearchControl;
 use jiang::threechess::agents::{Agent, GreedyAgent, RandomAgent};
 use jiang::threechess::eval::OTHER_CAPTURE;
 use jiang::threechess::search::{
-    search, time_budget, Algorithm, ThreeInfo, ThreeLimits, ThreeResult, WIN_BOUND,
+    fallible_chances, search, time_budget, Algorithm, Chances, ThreeInfo, ThreeLimits, ThreeResult,
+    WIN_BOUND,
 };
 use jiang::threechess::{Board, Kind, Move, Player, Square};
 use jiang::time::TimeSettings;
@@ -125,6 +126,69 @@ fn reports_grow_in_depth_and_the_scores_match_the_line() {
             );
         }
     }
+}
+
+#[test]
+fn the_fallible_opponent_model_takes_kings_when_it_can() {
+    let none = Chances::default();
+    // Green to move attacks Blue's king (the position of the test above): taken.
+    let mut b = Board::from_fen("3bK4/8/8/1bN6|8/4gR3/8/4gK3|8/8/8/4rK3 g").unwrap();
+    let c = fallible_chances(&mut b, Player::Blue, 2);
+    assert_eq!(c, Chances { loss: 1.0, ..none });
+    // Blue to move reaches Red's king: for Green that ends the game without its win;
+    // for Blue, to move itself, it is a king to take.
+    let mut b = Board::from_fen("4bR3/bQ7/8/4bK3|8/gP7/8/4gK3|3rK4/8/8/8 b").unwrap();
+    let before = b.key();
+    assert_eq!(
+        fallible_chances(&mut b, Player::Green, 2),
+        Chances { other: 1.0, ..none }
+    );
+    assert_eq!(
+        fallible_chances(&mut b, Player::Blue, 2),
+        Chances { win: 1.0, ..none }
+    );
+    assert_eq!(b.key(), before, "the board is restored");
+    // From the start nothing can happen within a round.
+    let start = Board::startpos();
+    for &m in start.legal_moves_list().iter() {
+        let mut b = start.clone();
+        b.make_move(m);
+        assert_eq!(fallible_chances(&mut b, Player::Blue, 2), none, "{m}");
+    }
+}
+
+#[test]
+fn against_fallible_opponents_the_root_prefers_a_threat_to_a_pawn() {
+    // Blue's queen can take a Red pawn, or go for Green's king, which a random Green
+    // (its king boxed in by its own pawns) and a random Red mostly leave en prise.
+    let b = Board::from_fen("3bQ4/8/8/4bK3|8/8/3gPgPgP2/3gPgKgP2|8/8/rPrPrP5/4rK3 b").unwrap();
+    let chance = |m: Move| {
+        let mut after = b.clone();
+        after.make_move(m);
+        fallible_chances(&mut after, Player::Blue, 2).win
+    };
+    let best_chance = b
+        .legal_moves_list()
+        .iter()
+        .map(|&m| chance(m))
+        .fold(0.0, f64::max);
+    let with = |fallibility: i32| {
+        let limits = ThreeLimits {
+            depth: Some(4),
+            fallibility,
+            ..ThreeLimits::default()
+        };
+        run(&b, &limits).0.best_move.expect("a move")
+    };
+    let plain = with(0);
+    assert!(
+        b.piece_at(plain.to()).is_some(),
+        "without the model: {plain} takes"
+    );
+    assert!(chance(plain) < 0.5, "{plain}: {}", chance(plain));
+    let threat = with(3000);
+    assert!(best_chance > 0.5);
+    assert_eq!(chance(threat), best_chance, "{threat}");
 }
 
 #[test]

@@ -68,6 +68,9 @@ pub struct Options {
     /// The rule set asked for (`Rules` option; Xiangqi: `asian` or `alphachess`), applied
     /// to every game that has it; `None`: each game's default.
     pub rules: Option<String>,
+    /// ThreeChess: how much the root prefers moves that weak opponents are likely to
+    /// answer by leaving a king en prise (see `threechess::search::ThreeLimits::fallibility`).
+    pub three_fallibility: i32,
 }
 
 impl Default for Options {
@@ -84,6 +87,7 @@ impl Default for Options {
             multipv: 1,
             repetition_judge: true,
             rules: None,
+            three_fallibility: crate::threechess::search::DEFAULT_FALLIBILITY,
         }
     }
 }
@@ -216,6 +220,8 @@ pub struct SearchRequest {
     pub judge_repetitions: bool,
     /// The opponent offers a draw (may be set while the search runs).
     pub draw_offered: Arc<AtomicBool>,
+    /// ThreeChess: [`Options::three_fallibility`].
+    pub three_fallibility: i32,
 }
 
 /// How a finished search ended, kept until the protocol collects it (CECP keeps the game
@@ -614,6 +620,7 @@ impl Engine {
             contempt: self.options.contempt,
             judge_repetitions: self.options.repetition_judge,
             draw_offered: Arc::clone(&draw_offered),
+            three_fallibility: self.options.three_fallibility,
         };
         let job = self.game.search_job(
             request,

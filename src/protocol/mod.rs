@@ -208,6 +208,11 @@ impl Session {
             "option name UseNNUE type check default {}",
             crate::xiangqi::nnue::DEFAULT_ENABLED
         ));
+        send(&format!(
+            "option name ThreeFallibility type spin default {} min 0 max {}",
+            crate::threechess::search::DEFAULT_FALLIBILITY,
+            crate::threechess::search::MAX_FALLIBILITY
+        ));
         send(&rules_option("option name Rules"));
         let vars: Vec<String> = games::VARIANTS.iter().map(|v| format!("var {v}")).collect();
         send(&format!(
@@ -367,6 +372,12 @@ impl Session {
             "usennue" => {
                 if let Some(b) = flag() {
                     crate::xiangqi::nnue::set_enabled(b);
+                }
+            }
+            "threefallibility" => {
+                let max = crate::threechess::search::MAX_FALLIBILITY as u64;
+                if let Some(v) = number(0, max) {
+                    self.engine.options.three_fallibility = v as i32;
                 }
             }
             "maxmovetime" => {

@@ -288,6 +288,7 @@ impl GameSession for ThreeChessSession {
             search_moves,
             algorithm: self.algorithm,
             params: eval::DEFAULT_PARAMS,
+            fallibility: request.three_fallibility,
         };
         let pos = self.pos.clone();
         let banned = self.banned.clone();

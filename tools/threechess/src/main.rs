@@ -3,9 +3,11 @@
 //! Plays games between three entrants and referees them with jiang's ThreeChess rules
 //! (which match the reference's perft and move lists, see `tests/threechess_rules.rs`).
 //! An entrant is
-//! * `jiang[:ALGO[:values=P,N,B,R,Q]]`: jiang's search in this process (ALGO: paranoid,
-//!   brs, brs+, maxn), optionally with other material values (centipawns);
-//! * `uci:PATH`: a UCI engine process (jiang: `UCI_Variant threechess`), told the game
+//! * `jiang[:ALGO[:values=P,N,B,R,Q][:fallible=W]]`: jiang's search in this process
+//!   (ALGO: paranoid, brs, brs+, maxn), optionally with other material values
+//!   (centipawns) or another weight of the fallible-opponent bonus (0: off);
+//! * `uci:PATH[:Name=Value…]`: a UCI engine process (jiang: `UCI_Variant threechess`, then
+//!   the options given, e.g. `uci:target/release/jiang:ThreeFallibility=3000`), told the game
 //!   with `position startpos moves …` and `go movetime …`, `go nodes …` or `go btime …
 //!   gtime … rtime …`;
 //! * `greedy`, `random`: the reference's sample agents (`jiang::threechess::agents`).
@@ -75,26 +77,22 @@ trait Contestant {
 struct InProcess {
     algorithm: Algorithm,
     params: Params,
+    fallibility: i32,
     tt: TranspositionTable,
     depth: Option<i32>,
 }
 
 impl Contestant for InProcess {
     fn name(&self) -> String {
-        if self.params == DEFAULT_PARAMS {
-            format!("jiang:{}", self.algorithm.name())
-        } else {
+        let mut name = format!("jiang:{}", self.algorithm.name());
+        if self.params != DEFAULT_PARAMS {
             let v = self.params.values;
-            format!(
-                "jiang:{}:values={},{},{},{},{}",
-                self.algorithm.name(),
-                v[0],
-                v[1],
-                v[2],
-                v[3],
-                v[4]
-            )
+            name += &format!(":values={},{},{},{},{}", v[0], v[1], v[2], v[3], v[4]);
         }
+        if self.fallibility != three::DEFAULT_FALLIBILITY {
+            name += &format!(":fallible={}", self.fallibility);
+        }
+        name
     }
     fn new_game(&mut self, _seed: u64) {
         self.tt.clear();
@@ -126,6 +124,7 @@ impl Contestant for InProcess {
             },
             algorithm: self.algorithm,
             params: self.params,
+            fallibility: self.fallibility,
             ..ThreeLimits::default()
         };
         let control = SearchControl::new(Some(soft), Some(hard), false);
@@ -171,10 +170,12 @@ struct Uci {
     stdin: ChildStdin,
     lines: Receiver<String>,
     depth: Option<i32>,
+    /// The options set, `Name=Value`.
+    options: Vec<String>,
 }
 
 impl Uci {
-    fn spawn(path: &str) -> Result<Uci, String> {
+    fn spawn(path: &str, options: &[(String, String)]) -> Result<Uci, String> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -197,10 +198,15 @@ impl Uci {
             stdin,
             lines: rx,
             depth: None,
+            options: Vec::new(),
         };
         uci.send("uci")?;
         uci.wait_for("uciok", Duration::from_secs(10))?;
         uci.send("setoption name UCI_Variant value threechess")?;
+        for (name, value) in options {
+            uci.send(&format!("setoption name {name} value {value}"))?;
+            uci.options.push(format!("{name}={value}"));
+        }
         uci.send("isready")?;
         uci.wait_for("readyok", Duration::from_secs(10))?;
         Ok(uci)
@@ -246,7 +252,11 @@ fn depth_of(line: &str) -> Option<i32> {
 
 impl Contestant for Uci {
     fn name(&self) -> String {
-        format!("uci:{}", self.path)
+        let mut name = format!("uci:{}", self.path);
+        for option in &self.options {
+            name += &format!(":{option}");
+        }
+        name
     }
     fn new_game(&mut self, _seed: u64) {
         let _ = self.send("ucinewgame");
@@ -303,27 +313,48 @@ impl Drop for Uci {
 fn make_contestant(spec: &str) -> Result<Box<dyn Contestant>, String> {
     let parse_algo =
         |a: &str| Algorithm::parse(a).ok_or_else(|| format!("unknown algorithm `{a}`"));
-    if let Some(path) = spec.strip_prefix("uci:") {
-        return Ok(Box::new(Uci::spawn(path)?));
+    if let Some(rest) = spec.strip_prefix("uci:") {
+        // uci:PATH[:Name=Value...]: UCI options set after the variant.
+        let mut parts = rest.split(':');
+        let path = parts.next().unwrap_or("");
+        let mut options = Vec::new();
+        for option in parts {
+            let (name, value) = option
+                .split_once('=')
+                .ok_or_else(|| format!("option `{option}` of `{spec}` is not Name=Value"))?;
+            options.push((name.to_string(), value.to_string()));
+        }
+        return Ok(Box::new(Uci::spawn(path, &options)?));
     }
     match spec.split_once(':') {
         None if spec == "jiang" => Ok(Box::new(InProcess {
             algorithm: three::DEFAULT_ALGORITHM,
             params: DEFAULT_PARAMS,
+            fallibility: three::DEFAULT_FALLIBILITY,
             tt: TranspositionTable::new(32),
             depth: None,
         })),
         Some(("jiang", rest)) => {
-            // jiang:ALGO or jiang:ALGO:values=P,N,B,R,Q
-            let (a, options) = rest.split_once(':').unwrap_or((rest, ""));
-            let params = match options.strip_prefix("values=") {
-                Some(v) => Params::parse_values(v)?,
-                None if options.is_empty() => DEFAULT_PARAMS,
-                None => return Err(format!("unknown option `{options}` in `{spec}`")),
-            };
+            // jiang:ALGO[:values=P,N,B,R,Q][:fallible=W]
+            let mut parts = rest.split(':');
+            let algorithm = parse_algo(parts.next().unwrap_or(""))?;
+            let mut params = DEFAULT_PARAMS;
+            let mut fallibility = three::DEFAULT_FALLIBILITY;
+            for option in parts {
+                if let Some(v) = option.strip_prefix("values=") {
+                    params = Params::parse_values(v)?;
+                } else if let Some(w) = option.strip_prefix("fallible=") {
+                    fallibility = w
+                        .parse()
+                        .map_err(|_| format!("bad weight `{w}` in `{spec}`"))?;
+                } else {
+                    return Err(format!("unknown option `{option}` in `{spec}`"));
+                }
+            }
             Ok(Box::new(InProcess {
-                algorithm: parse_algo(a)?,
+                algorithm,
                 params,
+                fallibility,
                 tt: TranspositionTable::new(32),
                 depth: None,
             }))
@@ -497,7 +528,7 @@ fn usage() -> ! {
         "usage: threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N] \
          [--max-plies N] [--seed S] [--verbose]\n       threechess-match perft DEPTH\n\
          threechess-match fit [--games N] [--nodes N] [--random-plies N] [--max-plies N] [--seed S] [--algorithm A] [--values P,N,B,R,Q]\n\
-         players: jiang[:paranoid|brs|brs+|maxn[:values=P,N,B,R,Q]], uci:PATH, greedy, random"
+         players: jiang[:paranoid|brs|brs+|maxn[:values=P,N,B,R,Q][:fallible=W]], uci:PATH[:Name=Value...], greedy, random"
     );
     std::process::exit(2)
 }
