@@ -178,17 +178,24 @@ fn against_fallible_opponents_the_root_prefers_a_threat_to_a_pawn() {
             fallibility,
             ..ThreeLimits::default()
         };
-        run(&b, &limits).0.best_move.expect("a move")
+        let r = run(&b, &limits).0;
+        (r.best_move.expect("a move"), r.score)
     };
-    let plain = with(0);
+    let (plain, plain_score) = with(0);
     assert!(
         b.piece_at(plain.to()).is_some(),
         "without the model: {plain} takes"
     );
     assert!(chance(plain) < 0.5, "{plain}: {}", chance(plain));
-    let threat = with(3000);
+    let (threat, threat_score) = with(3000);
     assert!(best_chance > 0.5);
     assert_eq!(chance(threat), best_chance, "{threat}");
+    // The reported score is the search's own, without the bonus: the threat is worth no
+    // more to the search than the pawn.
+    assert!(
+        threat_score <= plain_score,
+        "{threat_score} > {plain_score}"
+    );
 }
 
 #[test]

@@ -137,9 +137,9 @@ pub struct ThreeLimits {
     pub params: eval::Params,
     /// How much the root prefers moves that give opponents who do not play perfectly a
     /// chance to leave a king en prise: the centipawns of a certain king capture on the
-    /// root player's next turn, when after the move each opponent takes a king if it
-    /// can and otherwise plays a random move (0: the search's opponents only). Paranoid,
-    /// BRS and BRS+; it only reorders moves the search does not see lose.
+    /// root player's next turn under the model of [`fallible_chances`] (0: the search's
+    /// opponents only). Paranoid, BRS and BRS+; it only reorders moves the search does
+    /// not see lose, and the reported score leaves it out.
     pub fallibility: i32,
 }
 
@@ -320,10 +320,11 @@ pub struct Chances {
 }
 
 /// The chances after the next `plies` moves of `root`'s opponents (from `b`, an opponent
-/// to move), when each takes a king if it can (`root`'s first) and otherwise plays, with
-/// even odds, a uniformly random legal move or a capture of its most valuable target: `root`'s king was taken, one opponent took the other's,
-/// or, the game going on, `root` can take a king. The model of
-/// [`ThreeLimits::fallibility`]; `b` is restored.
+/// to move) that `root`'s king was taken, that one opponent took the other's, or, the
+/// game going on, that `root` can take a king — when each opponent takes a king if it
+/// can (`root`'s first) and otherwise plays, with even odds, a uniformly random legal
+/// move or a capture of its most valuable target (as the reference's random and greedy
+/// agents). The model of [`ThreeLimits::fallibility`]; `b` is restored.
 pub fn fallible_chances(b: &mut Board, root: Player, plies: u32) -> Chances {
     let attacks_king = |b: &Board, victim: Player, by: Player| {
         b.king(victim).is_some_and(|k| b.is_attacked_by(k, by))
@@ -503,6 +504,12 @@ impl Searcher<'_> {
             // them beat the last iteration's best (which was searched first).
             let completed = searched == root_moves.len();
             let best = root_moves[0];
+            // Report the search's score: the bonus only chose among the moves.
+            let score = if best.score.abs() < WIN_BOUND {
+                best.score - best.bonus
+            } else {
+                best.score
+            };
             let full_pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
             if log::log_enabled!(log::Level::Debug) {
                 let line: Vec<String> = full_pv.iter().map(|m| m.to_string()).collect();
@@ -515,7 +522,7 @@ impl Searcher<'_> {
             result = ThreeResult {
                 best_move: Some(best.mv),
                 ponder_move: pv.get(1).copied(),
-                score: best.score,
+                score,
                 scores,
                 depth: if completed { depth } else { depth - 1 },
                 nodes: self.nodes,
@@ -531,7 +538,7 @@ impl Searcher<'_> {
                 nodes: self.nodes,
                 time_ms,
                 nps: self.nodes * 1000 / time_ms.max(1),
-                score: best.score,
+                score,
                 scores,
                 pv,
             });
@@ -634,11 +641,10 @@ impl Searcher<'_> {
     // ----- fallible opponents --------------------------------------------------------
 
     /// The root bonus of move `m` for opponents that are not perfect (see
-    /// [`ThreeLimits::fallibility`]): after `m` each opponent in turn takes a king if it
-    /// can (the root player's first), else plays a uniformly random legal move; the
-    /// bonus is the weight times (the chance that the root player can then take a king −
-    /// the chance its own king was taken − the chance one opponent took the other's,
-    /// which ends the game without our win).
+    /// [`ThreeLimits::fallibility`]): the weight times (the chance that the root player
+    /// can take a king after the opponents' next moves − the chance its own king was
+    /// taken − the chance one opponent took the other's, which ends the game without
+    /// our win), by [`fallible_chances`].
     fn fallible_bonus(&mut self, m: Move) -> i32 {
         self.b.make_move(m);
         let chances = if self.b.status() == Status::Ongoing {
