@@ -669,7 +669,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 self.hist.ordering_score(side, pos.history_index(m), &cont)
             };
             if best_score > -MATE_BOUND && !in_check {
-                if !is_capture && !gives_check {
+                // Not when only a mate can raise alpha: in Xiangqi a quiet move that
+                // gives no check can still win by leaving no legal move.
+                if !is_capture && !gives_check && alpha < MATE_BOUND {
                     if moves_searched >= lmp_count(depth, improving) {
                         stat!(Lmp);
                         picker.skip_quiets = true;
