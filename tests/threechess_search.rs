@@ -6,8 +6,8 @@ use jiang::search::SearchControl;
 use jiang::threechess::agents::{Agent, GreedyAgent, RandomAgent};
 use jiang::threechess::eval::OTHER_CAPTURE;
 use jiang::threechess::search::{
-    fallible_chances, search, time_budget, Algorithm, Chances, ThreeInfo, ThreeLimits, ThreeResult,
-    WIN_BOUND,
+    fallible_chances, observed_greed, search, time_budget, Algorithm, Chances, ThreeInfo,
+    ThreeLimits, ThreeResult, WIN_BOUND,
 };
 use jiang::threechess::{Board, Kind, Move, Player, Square};
 use jiang::time::TimeSettings;
@@ -128,23 +128,32 @@ fn reports_grow_in_depth_and_the_scores_match_the_line() {
     }
 }
 
+/// Opponents that capture their most valuable target half the time.
+const EVEN: [f64; 3] = [0.5; 3];
+
 #[test]
 fn the_fallible_opponent_model_takes_kings_when_it_can() {
     let none = Chances::default();
-    // Green to move attacks Blue's king (the position of the test above): taken.
+    // Green to move attacks Blue's king (the position of the test above): taken, whatever
+    // Green's greed (the model assumes the worst for the root player's king).
     let mut b = Board::from_fen("3bK4/8/8/1bN6|8/4gR3/8/4gK3|8/8/8/4rK3 g").unwrap();
-    let c = fallible_chances(&mut b, Player::Blue, 2);
-    assert_eq!(c, Chances { loss: 1.0, ..none });
-    // Blue to move reaches Red's king: for Green that ends the game without its win;
-    // for Blue, to move itself, it is a king to take.
+    for greed in [[0.0; 3], EVEN] {
+        let c = fallible_chances(&mut b, Player::Blue, 2, &greed);
+        assert_eq!(c, Chances { loss: 1.0, ..none });
+    }
+    // Blue to move reaches Red's king: for Green that ends the game without its win if
+    // Blue is greedy, and only now and then if Blue moves at random; for Blue, to move
+    // itself, it is a king to take.
     let mut b = Board::from_fen("4bR3/bQ7/8/4bK3|8/gP7/8/4gK3|3rK4/8/8/8 b").unwrap();
     let before = b.key();
     assert_eq!(
-        fallible_chances(&mut b, Player::Green, 2),
+        fallible_chances(&mut b, Player::Green, 2, &[1.0; 3]),
         Chances { other: 1.0, ..none }
     );
+    let random = fallible_chances(&mut b, Player::Green, 2, &[0.0; 3]);
+    assert!(random.other > 0.0 && random.other < 0.5, "{random:?}");
     assert_eq!(
-        fallible_chances(&mut b, Player::Blue, 2),
+        fallible_chances(&mut b, Player::Blue, 2, &EVEN),
         Chances { win: 1.0, ..none }
     );
     assert_eq!(b.key(), before, "the board is restored");
@@ -153,8 +162,59 @@ fn the_fallible_opponent_model_takes_kings_when_it_can() {
     for &m in start.legal_moves_list().iter() {
         let mut b = start.clone();
         b.make_move(m);
-        assert_eq!(fallible_chances(&mut b, Player::Blue, 2), none, "{m}");
+        assert_eq!(
+            fallible_chances(&mut b, Player::Blue, 2, &EVEN),
+            none,
+            "{m}"
+        );
     }
+}
+
+#[test]
+fn the_model_counts_a_king_one_opponent_will_take_from_the_other_next_round() {
+    let none = Chances::default();
+    let greed = [0.3, 0.9, 0.5];
+    // Red to move; Green's knight on BC2 attacks Blue's king on BE1 and nothing of Red's
+    // can take it or block it: after Blue's move Green takes with its greed.
+    let mut b = Board::from_fen("8/8/2gN5/4bK3|8/8/8/4gK3|8/8/8/4rK3 r").unwrap();
+    let before = b.key();
+    let c = fallible_chances(&mut b, Player::Red, 2, &greed);
+    assert_eq!(c, Chances { other: 0.9, ..none });
+    assert_eq!(b.key(), before, "the board is restored");
+    // Blue's knight on GC2 attacks Green's king; Blue moves next and takes with its greed.
+    let mut b = Board::from_fen("8/8/8/4bK3|8/8/2bN5/4gK3|8/8/8/4rK3 r").unwrap();
+    let c = fallible_chances(&mut b, Player::Red, 2, &greed);
+    assert_eq!(c, Chances { other: 0.3, ..none });
+    // A Red rook on BC4 can take the knight: no risk.
+    let mut b = Board::from_fen("2rR5/8/2gN5/4bK3|8/8/8/4gK3|8/8/8/4rK3 r").unwrap();
+    assert_eq!(fallible_chances(&mut b, Player::Red, 2, &greed), none);
+}
+
+#[test]
+fn observed_greed_tells_the_greedy_agent_from_the_random_one() {
+    assert_eq!(observed_greed(&Board::startpos()), EVEN, "no evidence yet");
+    // The first of these seeds' games that lasts long enough to tell (a greedy agent
+    // often takes a random one's king early).
+    let b = (1..100u64)
+        .map(|seed| {
+            let mut agents: [Box<dyn Agent>; 3] = [
+                Box::new(GreedyAgent::new(seed)),
+                Box::new(RandomAgent::new(seed + 100)),
+                Box::new(RandomAgent::new(seed + 200)),
+            ];
+            let mut b = Board::startpos();
+            while !b.finished() && b.plies() < 120 {
+                let m = agents[b.side_to_move().index()].choose(&b).expect("a move");
+                b.make_move(m);
+            }
+            b
+        })
+        .find(|b| b.plies() >= 45)
+        .expect("a long game");
+    let greed = observed_greed(&b);
+    assert!(greed[Player::Blue.index()] > 0.75, "{greed:?}");
+    assert!(greed[Player::Green.index()] < 0.35, "{greed:?}");
+    assert!(greed[Player::Red.index()] < 0.35, "{greed:?}");
 }
 
 #[test]
@@ -165,7 +225,7 @@ fn against_fallible_opponents_the_root_prefers_a_threat_to_a_pawn() {
     let chance = |m: Move| {
         let mut after = b.clone();
         after.make_move(m);
-        fallible_chances(&mut after, Player::Blue, 2).win
+        fallible_chances(&mut after, Player::Blue, 2, &EVEN).win
     };
     let best_chance = b
         .legal_moves_list()

@@ -21,10 +21,12 @@
 //! Against weak opponents (the reference's random and greedy agents, or anything that
 //! blunders) these searches are too respectful: they never try a threat that a best
 //! reply parries. So the root adds to each move's score a bonus for the chance that,
-//! after it, opponents who take a king when they can and otherwise move at random or
-//! grab the most valuable piece (even odds) leave a king for us to take
-//! ([`fallible_chances`], [`ThreeLimits::fallibility`], UCI `ThreeFallibility`). A
-//! move the search sees lose keeps its losing score.
+//! after it, opponents who take our king when they can and otherwise grab their most
+//! valuable target or move at random (in the proportion each has shown in this game:
+//! [`observed_greed`]) leave a king for us to take, less the chance that one of them
+//! takes the other's king in this round or the next ([`fallible_chances`],
+//! [`ThreeLimits::fallibility`], UCI `ThreeFallibility`). A move the search sees lose
+//! keeps its losing score.
 //!
 //! Scores: [`super::eval::view`] centipawns; a king capture is worth ±[`WIN`] minus
 //! the plies to it for the capturer and the victim, [`super::eval::OTHER_CAPTURE`] for
@@ -107,9 +109,8 @@ impl Algorithm {
 pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Brs;
 
 /// The default [`ThreeLimits::fallibility`]. Against one greedy and one random agent
-/// (400,000 nodes a move, 180 games) jiang took a king in 88 % of the games instead of
-/// 78 %; against two greedy agents in 94 % instead of 98 %; three jiangs (one with it):
-/// no loss (README).
+/// (400,000 nodes a move, 180 games) jiang took a king in 92 % of the games instead of
+/// 78 %; against two greedy agents in 97 % instead of 98 % (README).
 pub const DEFAULT_FALLIBILITY: i32 = 3000;
 /// The largest [`ThreeLimits::fallibility`] accepted (a bonus stays far below a king
 /// capture's score).
@@ -319,21 +320,59 @@ pub struct Chances {
     pub other: f64,
 }
 
+/// How greedy each player has been in the game so far (`b`'s history): of its moves
+/// when it had a capture, the share that took a most valuable target, with a prior of
+/// one such move in two (0.5 before any evidence). The reference's greedy agent comes
+/// out near 1, its random agent near 0, a searching engine in between.
+pub fn observed_greed(b: &Board) -> [f64; 3] {
+    let moves: Vec<Move> = b.history().collect();
+    let mut replay = b.clone();
+    for _ in &moves {
+        replay.unmake_move();
+    }
+    let (mut hits, mut chances) = ([0u32; 3], [0u32; 3]);
+    for &m in &moves {
+        let mover = replay.side_to_move().index();
+        let value_at = |sq| {
+            replay
+                .piece_at(sq)
+                .map_or(0, |p| p.kind().reference_value())
+        };
+        let best = replay
+            .legal_moves_list()
+            .iter()
+            .map(|r| value_at(r.to()))
+            .max()
+            .unwrap_or(0);
+        if best > 0 {
+            chances[mover] += 1;
+            hits[mover] += u32::from(value_at(m.to()) == best);
+        }
+        replay.make_move(m);
+    }
+    std::array::from_fn(|p| f64::from(hits[p] + 1) / f64::from(chances[p] + 2))
+}
+
 /// The chances after the next `plies` moves of `root`'s opponents (from `b`, an opponent
 /// to move) that `root`'s king was taken, that one opponent took the other's, or, the
-/// game going on, that `root` can take a king — when each opponent takes a king if it
-/// can (`root`'s first) and otherwise plays, with even odds, a uniformly random legal
-/// move or a capture of its most valuable target (as the reference's random and greedy
-/// agents). The model of [`ThreeLimits::fallibility`]; `b` is restored.
-pub fn fallible_chances(b: &mut Board, root: Player, plies: u32) -> Chances {
-    let attacks_king = |b: &Board, victim: Player, by: Player| {
-        b.king(victim).is_some_and(|k| b.is_attacked_by(k, by))
-    };
+/// game going on, that `root` can take a king. The model of
+/// [`ThreeLimits::fallibility`]: an opponent takes `root`'s king whenever it can (the
+/// safe assumption); otherwise, with probability `greed[opponent]` (see
+/// [`observed_greed`]), it plays a capture of its most valuable target, the other king
+/// included (as the reference's greedy agent), and else a uniformly random legal move
+/// (as its random agent). `b` is restored.
+pub fn fallible_chances(b: &mut Board, root: Player, plies: u32, greed_all: &[f64; 3]) -> Chances {
     let mover = b.side_to_move();
     if plies == 0 || mover == root {
         let can_take = attacks_king(b, root.next(), root) || attacks_king(b, root.prev(), root);
+        if can_take {
+            return Chances {
+                win: 1.0,
+                ..Chances::default()
+            };
+        }
         return Chances {
-            win: f64::from(u8::from(can_take)),
+            other: next_round_risk(b, root, greed_all),
             ..Chances::default()
         };
     }
@@ -348,15 +387,33 @@ pub fn fallible_chances(b: &mut Board, root: Player, plies: u32) -> Chances {
             ..Chances::default()
         };
     }
-    if attacks_king(b, third, mover) {
-        return Chances {
-            other: 1.0,
-            ..Chances::default()
-        };
-    }
     let list = b.legal_moves_list();
-    // Half the time a uniformly random move, half the time (when there is a capture) a
-    // capture of the most valuable piece, as the reference's random and greedy agents.
+    let greed = greed_all[mover.index()].clamp(0.0, 1.0);
+    if attacks_king(b, third, mover) {
+        // The greedy part takes it; the random part only if it happens to pick it.
+        let king = b.king(third);
+        let takes = list.iter().filter(|r| Some(r.to()) == king).count();
+        let random_takes = takes as f64 / list.len().max(1) as f64;
+        let other = greed + (1.0 - greed) * random_takes;
+        if other >= 1.0 {
+            return Chances {
+                other: 1.0,
+                ..Chances::default()
+            };
+        }
+        // The rest of the time: a random move that leaves the king.
+        let mut rest = Chances::default();
+        for &reply in list.iter().filter(|r| Some(r.to()) != king) {
+            b.make_move(reply);
+            rest.add(fallible_chances(b, root, plies - 1, greed_all));
+            b.unmake_move();
+        }
+        let mut c = rest.scaled((1.0 - other) / (list.len() - takes).max(1) as f64);
+        c.other += other;
+        return c;
+    }
+    // A capture of the most valuable piece (when there is one) with probability `greed`,
+    // else a uniformly random move, as the reference's greedy and random agents.
     let mut uniform = Chances::default();
     let mut greedy = Chances::default();
     let (mut greedy_value, mut greedy_count) = (0, 0u32);
@@ -366,7 +423,7 @@ pub fn fallible_chances(b: &mut Board, root: Player, plies: u32) -> Chances {
             .map_or(0, |p| p.kind().reference_value());
         b.make_move(reply);
         // No king is taken here (those moves were handled above): the game goes on.
-        let c = fallible_chances(b, root, plies - 1);
+        let c = fallible_chances(b, root, plies - 1, greed_all);
         b.unmake_move();
         uniform.add(c);
         if victim > greedy_value {
@@ -382,9 +439,39 @@ pub fn fallible_chances(b: &mut Board, root: Player, plies: u32) -> Chances {
         return uniform;
     }
     let greedy = greedy.scaled(1.0 / f64::from(greedy_count));
-    let mut mix = uniform.scaled(0.5);
-    mix.add(greedy.scaled(0.5));
+    let mut mix = uniform.scaled(1.0 - greed);
+    mix.add(greedy.scaled(greed));
     mix
+}
+
+/// Whether `by` attacks `victim`'s king.
+fn attacks_king(b: &Board, victim: Player, by: Player) -> bool {
+    b.king(victim).is_some_and(|k| b.is_attacked_by(k, by))
+}
+
+/// At `root`'s turn, with no king for `root` to take: the chance that one opponent takes
+/// the other's king in the coming round because one already attacks it and no move of
+/// `root`'s removes every such attack (the next opponent to move takes with its greed;
+/// the last one, whose victim moves first and rarely escapes at random, likewise).
+fn next_round_risk(b: &mut Board, root: Player, greed: &[f64; 3]) -> f64 {
+    let (next, last) = (root.next(), root.prev());
+    let threats = |b: &Board| (attacks_king(b, last, next), attacks_king(b, next, last));
+    let (next_threat, last_threat) = threats(b);
+    if !next_threat && !last_threat {
+        return 0.0;
+    }
+    for &m in b.legal_moves_list().iter() {
+        b.make_move(m);
+        let defused = threats(b) == (false, false);
+        b.unmake_move();
+        if defused {
+            return 0.0;
+        }
+    }
+    let greed_of = |p: Player| greed[p.index()].clamp(0.0, 1.0);
+    let from_next = if next_threat { greed_of(next) } else { 0.0 };
+    let from_last = if last_threat { greed_of(last) } else { 0.0 };
+    from_next.max(from_last)
 }
 
 impl Chances {
@@ -482,8 +569,10 @@ impl Searcher<'_> {
             return result;
         }
         if self.limits.fallibility != 0 && self.algo != Algorithm::MaxN {
+            let greed = observed_greed(&self.b);
+            log::debug!("threechess observed greed {greed:.2?}");
             for root_move in &mut root_moves {
-                root_move.bonus = self.fallible_bonus(root_move.mv);
+                root_move.bonus = self.fallible_bonus(root_move.mv, &greed);
             }
         }
         // Order the first iteration by captures first.
@@ -645,10 +734,10 @@ impl Searcher<'_> {
     /// can take a king after the opponents' next moves − the chance its own king was
     /// taken − the chance one opponent took the other's, which ends the game without
     /// our win), by [`fallible_chances`].
-    fn fallible_bonus(&mut self, m: Move) -> i32 {
+    fn fallible_bonus(&mut self, m: Move, greed: &[f64; 3]) -> i32 {
         self.b.make_move(m);
         let chances = if self.b.status() == Status::Ongoing {
-            fallible_chances(&mut self.b, self.root, 2)
+            fallible_chances(&mut self.b, self.root, 2, greed)
         } else {
             Chances::default()
         };
