@@ -669,9 +669,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 self.hist.ordering_score(side, pos.history_index(m), &cont)
             };
             if best_score > -MATE_BOUND && !in_check {
-                // Not when only a mate can raise alpha: in Xiangqi a quiet move that
-                // gives no check can still win by leaving no legal move.
-                if !is_capture && !gives_check && alpha < MATE_BOUND {
+                if !is_capture && !gives_check {
                     if moves_searched >= lmp_count(depth, improving) {
                         stat!(Lmp);
                         picker.skip_quiets = true;
@@ -688,8 +686,15 @@ impl<'a, G: Game> Searcher<'a, G> {
                         continue;
                     }
                     // Futility: this quiet move cannot lift a hopeless eval to alpha. Skip
-                    // only this move: a later quiet move may give check.
-                    if lmr_depth <= 7 && eval + futility_margin(lmr_depth) <= alpha && !is_killer {
+                    // only this move: a later quiet move may give check. Not when alpha is
+                    // a mate (no eval reaches it, so every quiet move would go, but in
+                    // Xiangqi a quiet move that gives no check can mate by leaving no
+                    // legal move).
+                    if lmr_depth <= 7
+                        && alpha < MATE_BOUND
+                        && eval + futility_margin(lmr_depth) <= alpha
+                        && !is_killer
+                    {
                         stat!(Futility);
                         continue;
                     }
