@@ -216,8 +216,14 @@ impl Board {
 
     /// Whether a player's king stands where another player attacks it.
     pub fn king_attacked(&self, p: Player) -> bool {
-        self.king(p)
-            .is_some_and(|k| self.is_attacked_by(k, p.next()) || self.is_attacked_by(k, p.prev()))
+        self.king_attacked_by(p, p.next()) || self.king_attacked_by(p, p.prev())
+    }
+
+    /// Whether `victim`'s king stands where player `by` attacks it.
+    #[inline]
+    pub fn king_attacked_by(&self, victim: Player, by: Player) -> bool {
+        self.king(victim)
+            .is_some_and(|k| self.is_attacked_by(k, by))
     }
 
     /// Leaves of the legal move tree `depth` plies down; a finished game (a king

@@ -35,7 +35,7 @@
 use super::board::{Board, Status};
 use super::eval::{self, ORDER_VALUES};
 use super::movegen::Gen;
-use super::types::{Move, Player};
+use super::types::{Move, Player, Square};
 use super::zobrist;
 use crate::movelist::{ListMove, MoveList, MAX_MOVES};
 use crate::search::SearchControl;
@@ -335,20 +335,15 @@ pub fn observed_greed(b: &Board) -> [f64; 3] {
     let (mut hits, mut chances) = ([0u32; 3], [0u32; 3]);
     for &m in &moves {
         let mover = replay.side_to_move().index();
-        let value_at = |sq| {
-            replay
-                .piece_at(sq)
-                .map_or(0, |p| p.kind().reference_value())
-        };
         let best = replay
             .legal_moves_list()
             .iter()
-            .map(|r| value_at(r.to()))
+            .map(|r| capture_value(&replay, r.to()))
             .max()
             .unwrap_or(0);
         if best > 0 {
             chances[mover] += 1;
-            hits[mover] += u32::from(value_at(m.to()) == best);
+            hits[mover] += u32::from(capture_value(&replay, m.to()) == best);
         }
         replay.make_move(m);
     }
@@ -366,7 +361,8 @@ pub fn observed_greed(b: &Board) -> [f64; 3] {
 pub fn fallible_chances(b: &mut Board, root: Player, plies: u32, greed_all: &[f64; 3]) -> Chances {
     let mover = b.side_to_move();
     if plies == 0 || mover == root {
-        let can_take = attacks_king(b, root.next(), root) || attacks_king(b, root.prev(), root);
+        let can_take =
+            b.king_attacked_by(root.next(), root) || b.king_attacked_by(root.prev(), root);
         if can_take {
             return Chances {
                 win: 1.0,
@@ -383,7 +379,7 @@ pub fn fallible_chances(b: &mut Board, root: Player, plies: u32, greed_all: &[f6
     } else {
         mover.next()
     };
-    if attacks_king(b, root, mover) {
+    if b.king_attacked_by(root, mover) {
         return Chances {
             loss: 1.0,
             ..Chances::default()
@@ -391,7 +387,7 @@ pub fn fallible_chances(b: &mut Board, root: Player, plies: u32, greed_all: &[f6
     }
     let list = b.legal_moves_list();
     let greed = greed_all[mover.index()].clamp(0.0, 1.0);
-    if attacks_king(b, third, mover) {
+    if b.king_attacked_by(third, mover) {
         // The greedy part takes it; the random part only if it happens to pick it.
         let king = b.king(third);
         let takes = list.iter().filter(|r| Some(r.to()) == king).count();
@@ -420,9 +416,7 @@ pub fn fallible_chances(b: &mut Board, root: Player, plies: u32, greed_all: &[f6
     let mut greedy = Chances::default();
     let (mut greedy_value, mut greedy_count) = (0, 0u32);
     for &reply in list.iter() {
-        let victim = b
-            .piece_at(reply.to())
-            .map_or(0, |p| p.kind().reference_value());
+        let victim = capture_value(b, reply.to());
         b.make_move(reply);
         // No king is taken here (those moves were handled above): the game goes on.
         let c = fallible_chances(b, root, plies - 1, greed_all);
@@ -446,9 +440,9 @@ pub fn fallible_chances(b: &mut Board, root: Player, plies: u32, greed_all: &[f6
     mix
 }
 
-/// Whether `by` attacks `victim`'s king.
-fn attacks_king(b: &Board, victim: Player, by: Player) -> bool {
-    b.king(victim).is_some_and(|k| b.is_attacked_by(k, by))
+/// The reference value (P 1 … K 40) of what a move to `sq` would capture (0: nothing).
+fn capture_value(b: &Board, sq: Square) -> i32 {
+    b.piece_at(sq).map_or(0, |p| p.kind().reference_value())
 }
 
 /// At `root`'s turn, with no king for `root` to take: the chance that one opponent takes
@@ -457,7 +451,12 @@ fn attacks_king(b: &Board, victim: Player, by: Player) -> bool {
 /// the last one, whose victim moves first and rarely escapes at random, likewise).
 fn next_round_risk(b: &mut Board, root: Player, greed: &[f64; 3]) -> f64 {
     let (next, last) = (root.next(), root.prev());
-    let threats = |b: &Board| (attacks_king(b, last, next), attacks_king(b, next, last));
+    let threats = |b: &Board| {
+        (
+            b.king_attacked_by(last, next),
+            b.king_attacked_by(next, last),
+        )
+    };
     let (next_threat, last_threat) = threats(b);
     if !next_threat && !last_threat {
         return 0.0;
