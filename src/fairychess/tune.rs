@@ -22,7 +22,7 @@ use super::eval::{
 };
 use super::position::Position;
 use super::types::{Color, Move, Piece, PieceKind, Square};
-use super::weights::{Weights, WEIGHTS};
+use super::weights::{Weights, HAND_SET};
 use crate::game::{GenType, Rules};
 use crate::movelist::MoveList;
 use crate::search::{search, Limits, SearchControl};
@@ -545,7 +545,7 @@ pub fn fit(text: &str, iterations: usize, material_only: bool) -> FitReport {
         train.len(),
         valid.len()
     );
-    let start: Vec<[f64; 2]> = WEIGHTS
+    let start: Vec<[f64; 2]> = HAND_SET
         .iter()
         .enumerate()
         .map(|(f, w)| {
@@ -709,7 +709,7 @@ pub fn parse_weights(text: &str) -> Result<Box<Weights>, String> {
 
 /// The weights as the source of `weights.rs`' table, one group a line or block.
 pub fn weights_source(w: &Weights) -> String {
-    let mut s = String::from("pub static WEIGHTS: Weights = [\n");
+    let mut s = String::from("#[rustfmt::skip]\npub static WEIGHTS: Weights = [\n");
     for (name, first, len) in GROUPS {
         let _ = writeln!(s, "    // {name}");
         for chunk in w[first..first + len].chunks(5) {
