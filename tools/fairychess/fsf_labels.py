@@ -18,33 +18,15 @@ Needs pyffish (`pip install pyffish`) to replay the games.
 """
 
 import json
+import os
 import sys
 
 import pyffish
 
-# The game's definition for Fairy-Stockfish (../shared/reference/variants.md, section 1).
-DEFINITION = """
-[fairychess]
-maxRank = 8
-maxFile = 8
-king = -
-commoner = k
-rook = r
-bishop = b
-knight = n
-customPiece1 = s:FD
-customPiece2 = c:mWcF
-castling = false
-checking = false
-doubleStep = false
-promotionPieceTypes = -
-extinctionValue = loss
-extinctionPieceTypes = k
-stalemateValue = loss
-nMoveRule = 0
-nFoldRule = 0
-startFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1
-"""
+# The rules for pyffish (one file, shared with perft/fairychess_crosscheck.py and cases.py).
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+with open(os.path.join(ROOT, "perft", "fairychess_variant.ini")) as _f:
+    DEFINITION = _f.read()
 
 
 def labelled_positions(paths, engine="fsf", min_depth=8):
