@@ -64,20 +64,22 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth` with a fresh 16 MiB table; `progress` gets a
-/// line per position.
-pub fn run(depth: i32, progress: &mut dyn FnMut(&str)) -> BenchReport {
+/// Searches every bench position to `depth` with a fresh 16 MiB table, evaluating with
+/// the network or the hand-written evaluation (`use_network`); `progress` gets a line
+/// per position.
+pub fn run(depth: i32, use_network: bool, progress: &mut dyn FnMut(&str)) -> BenchReport {
     let tt = TranspositionTable::new(BENCH_HASH_MB);
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
-        let pos = match Position::from_fen(fen) {
+        let mut pos = match Position::from_fen(fen) {
             Ok(p) => p,
             Err(e) => {
                 progress(&format!("position {}: bad FEN ({e}), skipped", i + 1));
                 continue;
             }
         };
+        pos.set_use_network(use_network);
         tt.clear();
         let limits = Limits::<Move> {
             depth: Some(depth),

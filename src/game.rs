@@ -11,6 +11,7 @@
 //! its own move chooser (Microchess: a solved table; ThreeChess: a three-player search).
 
 use crate::movelist::{ListMove, MoveList};
+use crate::options::{OptionError, OptionSpec, OptionValue};
 use std::fmt::{self, Display};
 
 /// Which moves to generate.
@@ -98,9 +99,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// How XBoard shows the game when it does not know it by name (`None`: XBoard knows
     /// it, as Xiangqi, or cannot show it).
     const XBOARD: Option<XboardVariant> = None;
-    /// Names of the rule sets the game can be played by, the default first (empty: one
-    /// set of rules only).
-    const RULE_SETS: &'static [&'static str] = &[];
+    /// Options of the game's rules and evaluation (Xiangqi: `Rules`, the house rules;
+    /// `UseNNUE`, the evaluation), applied with [`Rules::set_option`] to every position
+    /// the engine sets up.
+    const OPTIONS: &'static [OptionSpec] = &[];
 
     /// The start position (for games without a fixed one, a sensible default).
     fn start_position() -> Self;
@@ -127,9 +129,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn perft(&mut self, depth: u32) -> u64;
     /// Makes room so that `plies` more moves allocate nothing.
     fn reserve(&mut self, plies: usize);
-    /// Plays the game by the rule set called `name` (one of [`Rules::RULE_SETS`]).
-    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
-        Err(format!("{} has no rule set called '{name}'", Self::NAME))
+    /// Applies one of [`Rules::OPTIONS`] (the value already checked against it).
+    fn set_option(&mut self, spec: &OptionSpec, value: &OptionValue) -> Result<(), OptionError> {
+        let _ = value;
+        Err(OptionError::Unknown {
+            name: spec.name.to_string(),
+        })
     }
 
     /// How XBoard (CECP) must be told each legal move, for games whose notation XBoard

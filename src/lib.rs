@@ -12,17 +12,22 @@
 
 pub mod baroque;
 pub mod bench;
+pub mod chooser;
 pub mod engine;
 pub mod fairychess;
 pub mod game;
-pub mod games;
 pub mod microchess;
 pub mod movelist;
+pub mod options;
 pub mod perft;
 pub mod protocol;
+pub mod report;
 pub mod search;
 pub mod threechess;
 pub mod time;
 pub mod tt;
 pub mod tune;
 pub mod xiangqi;
+
+/// The list of games (kept at the crate root for its users: `jiang::games::VARIANTS`).
+pub use engine::games;

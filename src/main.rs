@@ -75,15 +75,15 @@ fn main() -> ExitCode {
         Some("bench") => {
             // `jiang bench [DEPTH] [hce|nnue]`: the evaluation to measure (default: the
             // engine's default).
-            match args.get(2).map(String::as_str) {
-                None => {}
-                Some("hce") => jiang::xiangqi::nnue::set_enabled(false),
-                Some("nnue") => jiang::xiangqi::nnue::set_enabled(true),
+            let use_network = match args.get(2).map(String::as_str) {
+                None => jiang::xiangqi::nnue::DEFAULT_ENABLED,
+                Some("nnue") => true,
+                Some("hce") => false,
                 Some(other) => {
                     eprintln!("bench: unknown evaluation '{other}' (hce or nnue)");
                     return ExitCode::from(2);
                 }
-            }
+            };
             let depth = match args.get(1).map(|d| d.parse::<i32>()) {
                 None => jiang::bench::DEFAULT_DEPTH,
                 Some(Ok(d)) if (1..=30).contains(&d) => d,
@@ -92,7 +92,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            for line in protocol::bench_report(depth, &mut |l| eprintln!("{l}")) {
+            for line in protocol::bench_report(depth, use_network, &mut |l| eprintln!("{l}")) {
                 println!("{line}");
             }
             for line in jiang::search::stats::report() {

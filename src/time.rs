@@ -1,8 +1,11 @@
 //! Clock management: turns the protocol's time information into a soft target (do not
 //! start another iteration after it, scaled by the search's confidence) and a hard limit
-//! (stop at once), both capped so that no move ever takes longer than `max_move_time`.
+//! (stop at once), both capped so that no move ever takes longer than `max_move_time`;
+//! and [`SearchControl`], through which whoever runs a search (any game's move chooser)
+//! stops it and watches those deadlines.
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// The time information of one `go`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,6 +86,82 @@ pub fn hard_cap(settings: &TimeSettings) -> Duration {
         .max_move_time
         .saturating_sub(CAP_MARGIN)
         .max(Duration::from_millis(10))
+}
+
+/// Shared, thread-safe control of a running search: stop flag, ponder state, deadlines.
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    start: Instant,
+    /// Milliseconds since `start` after which no new iteration should begin (scaled by
+    /// the search), `u64::MAX` for none.
+    soft_ms: AtomicU64,
+    /// Milliseconds since `start` at which the search stops at once.
+    hard_ms: AtomicU64,
+}
+
+impl SearchControl {
+    /// A control whose clock starts now. `soft`/`hard` are budgets from now; `None` means
+    /// no time limit. With `pondering`, the clock does not run until [`Self::ponderhit`].
+    pub fn new(soft: Option<Duration>, hard: Option<Duration>, pondering: bool) -> Self {
+        let ms = |d: Option<Duration>| d.map_or(u64::MAX, |d| d.as_millis() as u64);
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            start: Instant::now(),
+            soft_ms: AtomicU64::new(ms(soft)),
+            hard_ms: AtomicU64::new(ms(hard)),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+    }
+
+    /// Whether a stop was requested.
+    #[inline(always)]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the budgets now run from this moment.
+    pub fn ponderhit(&self) {
+        let now = self.elapsed_ms();
+        for d in [&self.soft_ms, &self.hard_ms] {
+            let v = d.load(Ordering::Relaxed);
+            if v != u64::MAX {
+                d.store(v.saturating_add(now), Ordering::Relaxed);
+            }
+        }
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    /// Whether the search is pondering (clock not running).
+    #[inline(always)]
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Milliseconds since the search started.
+    #[inline(always)]
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    pub(crate) fn soft_ms(&self) -> u64 {
+        self.soft_ms.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    pub(crate) fn hard_ms(&self) -> u64 {
+        self.hard_ms.load(Ordering::Relaxed)
+    }
+
+    /// Whether any time limit is set.
+    pub fn has_time_limit(&self) -> bool {
+        self.hard_ms() != u64::MAX
+    }
 }
 
 #[cfg(test)]

@@ -195,8 +195,8 @@ fn same_search_twice_gives_same_nodes() {
 
 #[test]
 fn bench_signature_is_reproducible() {
-    let a = jiang::bench::run(4, &mut |_| {});
-    let b = jiang::bench::run(4, &mut |_| {});
+    let a = jiang::bench::run(4, true, &mut |_| {});
+    let b = jiang::bench::run(4, true, &mut |_| {});
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 0);
 }

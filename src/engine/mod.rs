@@ -1,96 +1,41 @@
 //! The engine facade behind the protocols: the game being played (any of
-//! [`crate::games::VARIANTS`]), the options, the transposition table and the search thread.
+//! [`games::VARIANTS`]), the options ([`options`] declares the engine's own; the games
+//! declare theirs), the transposition table and the search thread.
 //!
 //! It is protocol-free: searches report through an [`EventSink`] the protocol supplies
 //! ([`Event::Info`] progress, [`Event::Note`] messages, [`Event::Answer`] the final move),
 //! and commands return data or one-line errors. How any of it is printed is the
 //! protocol's business (`crate::protocol`).
 
-pub mod microchess;
+pub mod error;
+pub mod games;
+pub mod options;
 pub mod session;
 
-use crate::game::GameEnd;
-use crate::games;
+use crate::chooser::SearchRequest;
+use crate::options::OptionSpec;
 use crate::perft::PerftReport;
-use crate::search::{Score, ScoreBound, SearchControl};
-use crate::time::{self, Clock, TimeSettings};
+pub use crate::report::{Answer, Event, EventSink, InfoReport, ProbeReport};
+use crate::time::{self, Budget, Clock, SearchControl, TimeSettings};
 use crate::tt::TranspositionTable;
-pub use session::{GameSession, ProbeReport};
+pub use error::{EngineError, SetupError};
+pub use options::{
+    OptionNote, Settings, DEFAULT_CONTEMPT, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS,
+};
+pub use session::GameSession;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// Default hash size in MiB.
-pub const DEFAULT_HASH_MB: usize = 64;
-/// Largest hash size a protocol may ask for, in MiB (1 TiB). What is actually used is
-/// also capped by the memory the machine has available (see [`Engine::set_hash`]).
-/// Making a table costs no time whatever its size (see `crate::tt`).
-pub const MAX_HASH_MB: usize = 1 << 20;
 /// Tables up to this size are emptied in place; larger ones are replaced by fresh memory
 /// (emptying 4 GiB in place would hold the input thread for a second or more).
 const CLEAR_IN_PLACE_MB: usize = 64;
 /// Part of the available memory a hash table may take, in percent: the rest is left to
 /// the process (search stacks, histories) and to the machine.
 const HASH_SHARE_OF_AVAILABLE: usize = 80;
-/// Most search threads accepted.
-pub const MAX_THREADS: usize = 256;
-/// Most MultiPV lines accepted.
-pub const MAX_MULTIPV: usize = 64;
-/// Default contempt (see [`Options::contempt`]).
-pub const DEFAULT_CONTEMPT: i32 = 10;
 /// How long a plain `go` (no limit given) thinks.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
-
-/// User-settable options (every dialect maps onto these).
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// Transposition table size, MiB.
-    pub hash_mb: usize,
-    /// Search threads.
-    pub threads: usize,
-    /// The GUI may send `go ponder` (only affects nothing else yet).
-    pub ponder: bool,
-    /// UCCI: times in milliseconds (true) or seconds.
-    pub use_millisec: bool,
-    /// Per-move overhead allowance.
-    pub move_overhead: Duration,
-    /// Longest any timed move may take.
-    pub max_move_time: Duration,
-    /// How much worse than 0 a draw by rule counts for the engine (evaluation units; a
-    /// Xiangqi horse is about 400): a little above 0 makes it play on instead of repeating.
-    pub contempt: i32,
-    /// Lines to search and report (UCI MultiPV).
-    pub multipv: usize,
-    /// Whether the search applies the repetition judge (perpetual check and chase lose);
-    /// off, every repetition is a draw. On by default; off only to measure the judge.
-    pub repetition_judge: bool,
-    /// The rule set asked for (`Rules` option; Xiangqi: `asian` or `alphachess`), applied
-    /// to every game that has it; `None`: each game's default.
-    pub rules: Option<String>,
-    /// ThreeChess: how much the root prefers moves that weak opponents are likely to
-    /// answer by leaving a king en prise (see `threechess::search::ThreeLimits::fallibility`).
-    pub three_fallibility: i32,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        let t = TimeSettings::default();
-        Options {
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            ponder: false,
-            use_millisec: true,
-            move_overhead: t.move_overhead,
-            max_move_time: t.max_move_time,
-            contempt: DEFAULT_CONTEMPT,
-            multipv: 1,
-            repetition_judge: true,
-            rules: None,
-            three_fallibility: crate::threechess::search::DEFAULT_FALLIBILITY,
-        }
-    }
-}
 
 /// The limits of a `go` command, as every protocol parses them (times already as
 /// durations, the clock of the side to move picked out).
@@ -134,96 +79,6 @@ impl GoCommand {
     }
 }
 
-/// One progress report of a search, game-independent (moves as text).
-#[derive(Clone, Debug)]
-pub struct InfoReport {
-    /// Completed (or current, for bound updates) iteration depth.
-    pub depth: i32,
-    /// Deepest ply reached.
-    pub seldepth: usize,
-    /// Score of the line, from the side to move's view.
-    pub score: Score,
-    /// Internal score value.
-    pub raw_score: i32,
-    /// Whether the score is a bound.
-    pub bound: ScoreBound,
-    /// Nodes searched by all threads.
-    pub nodes: u64,
-    /// Milliseconds since the start.
-    pub time_ms: u64,
-    /// Nodes per second.
-    pub nps: u64,
-    /// TT fill, per mille.
-    pub hashfull: u32,
-    /// Which line this is (1 = best), for MultiPV.
-    pub multipv: usize,
-    /// Principal variation, in the game's notation.
-    pub pv: Vec<String>,
-    /// Games with more than two players: each player's evaluation (name, score).
-    pub player_scores: Vec<(&'static str, i32)>,
-}
-
-/// The final answer of a search, game-independent.
-#[derive(Clone, Debug, Default)]
-pub struct Answer {
-    /// The move to play; `None` only when there is none.
-    pub best: Option<String>,
-    /// The expected reply.
-    pub ponder: Option<String>,
-    /// Score of the best move (internal units, side to move's view).
-    pub score: i32,
-    /// Last completed depth.
-    pub depth: i32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Offer (or accept the opponent's offer of) a draw with this move.
-    pub offer_draw: bool,
-    /// The end of the game if `best` is played and leaves the opponent without a move.
-    pub end_after: Option<GameEnd>,
-    /// Without a move: why the game is over.
-    pub end_now: Option<GameEnd>,
-}
-
-/// What a search reports to the protocol.
-#[derive(Clone, Copy, Debug)]
-pub enum Event<'a> {
-    /// A progress report.
-    Info(&'a InfoReport),
-    /// A message for the user (e.g. a `searchmoves` entry that is not legal).
-    Note(&'a str),
-    /// The final answer. Sent once, unless the search was cancelled first.
-    Answer(&'a Answer),
-}
-
-/// Receives a search's events, on the search thread.
-pub type EventSink = Arc<dyn Fn(Event<'_>) + Send + Sync>;
-
-/// What a search is asked to do (besides the clock, which the engine turns into
-/// deadlines).
-#[derive(Clone, Debug)]
-pub struct SearchRequest {
-    /// Maximum depth.
-    pub depth: Option<i32>,
-    /// Maximum nodes.
-    pub nodes: Option<u64>,
-    /// Until `stop`.
-    pub infinite: bool,
-    /// Only these root moves (text; checked by the game).
-    pub search_moves: Vec<String>,
-    /// Search threads.
-    pub threads: usize,
-    /// Lines to report.
-    pub multipv: usize,
-    /// Contempt for draws.
-    pub contempt: i32,
-    /// Judge repetitions (perpetual check/chase).
-    pub judge_repetitions: bool,
-    /// The opponent offers a draw (may be set while the search runs).
-    pub draw_offered: Arc<AtomicBool>,
-    /// ThreeChess: [`Options::three_fallibility`].
-    pub three_fallibility: i32,
-}
-
 /// How a finished search ended, kept until the protocol collects it (CECP keeps the game
 /// itself and must play the engine's own move on its board).
 #[derive(Clone, Debug)]
@@ -255,8 +110,11 @@ struct RunningSearch {
 /// The engine state.
 pub struct Engine {
     game: Box<dyn GameSession>,
-    /// Options.
-    pub options: Options,
+    /// The values of the engine's own options.
+    pub settings: Settings,
+    /// Game options set so far, as (option name, value text): applied to every game that
+    /// declares an option of that name, now and when switching games.
+    game_options: Vec<(&'static str, String)>,
     tt: Arc<TranspositionTable>,
     /// Whether a search has used the table since it was last emptied.
     tt_used: bool,
@@ -277,7 +135,8 @@ impl Engine {
         let engine = Engine {
             game: games::new_session(games::DEFAULT_VARIANT)
                 .expect("the default variant is in the game list"),
-            options: Options::default(),
+            settings: Settings::default(),
+            game_options: Vec::new(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             tt_used: false,
             search: None,
@@ -303,38 +162,120 @@ impl Engine {
     }
 
     /// Switches to another game (or restarts this one) at its start position, with a
-    /// cleared hash table. An unknown name changes nothing.
-    pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
-        let Some(game) = games::new_session(name) else {
-            return Err(format!(
-                "unknown variant '{name}' (jiang plays {})",
-                games::VARIANTS.join(", ")
-            ));
+    /// cleared hash table, the game options set so far applied. An unknown name changes
+    /// nothing.
+    pub fn set_variant(&mut self, name: &str) -> Result<(), EngineError> {
+        let Some(mut game) = games::new_session(name) else {
+            return Err(EngineError::UnknownVariant {
+                name: name.to_string(),
+                known: games::VARIANTS,
+            });
         };
         self.stop_and_wait();
-        self.game = game;
-        if let Some(r) = &self.options.rules {
-            if self
-                .game
-                .rule_sets()
-                .iter()
-                .any(|k| k.eq_ignore_ascii_case(r))
-            {
-                let _ = self.game.set_rule_set(r);
+        for (option, text) in &self.game_options {
+            let Some(spec) = crate::options::find(&game.options(), option).copied() else {
+                continue;
+            };
+            // A value another game accepted may not fit this one (a rule set it lacks).
+            if let Ok(parsed) = spec.parse(text) {
+                if let Err(e) = game.set_option(&spec, &parsed.value) {
+                    log::debug!("option {option} not applied to {name}: {e}");
+                }
             }
         }
+        self.game = game;
         self.empty_tt();
         Ok(())
     }
 
-    /// Plays by the rule set called `name` (for the games that have it, now and after
-    /// switching games). The hash is cleared: scores depend on the rules.
-    pub fn set_rules(&mut self, name: &str) -> Result<(), String> {
-        self.stop_and_wait();
-        self.game.set_rule_set(name)?;
-        self.options.rules = Some(name.to_ascii_lowercase());
-        self.empty_tt();
-        Ok(())
+    /// Every option a protocol lists for `shown`'s dialect: the engine's own, then each
+    /// game's (an option several games declare is listed once, as the first declares it).
+    /// UCCI, a Xiangqi protocol, lists Xiangqi's game options only.
+    pub fn option_specs(&self, ucci: bool) -> Vec<OptionSpec> {
+        let mut specs: Vec<OptionSpec> = options::ENGINE_OPTIONS
+            .iter()
+            .map(|o| o.spec)
+            .filter(|s| if ucci { s.shown.ucci } else { s.shown.uci })
+            .collect();
+        for game in games::GAMES {
+            if ucci && game.name != "xiangqi" {
+                continue;
+            }
+            for spec in (game.options)() {
+                let shown = if ucci {
+                    spec.shown.ucci
+                } else {
+                    spec.shown.uci
+                };
+                if shown && !specs.iter().any(|s| s.name == spec.name) {
+                    specs.push(spec);
+                }
+            }
+        }
+        specs
+    }
+
+    /// The value last set for a game option (its canonical text), if any was set.
+    pub fn game_option(&self, name: &str) -> Option<&str> {
+        self.game_options
+            .iter()
+            .find(|(n, _)| crate::options::normalize(n) == crate::options::normalize(name))
+            .map(|(_, text)| text.as_str())
+    }
+
+    /// Sets an option by name (any dialect's spelling) from its value as text: an engine
+    /// option, or a game option (applied to the current game if it has it, and kept for
+    /// the games switched to later). Returns what the user should be told, if anything.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        text: &str,
+    ) -> Result<Option<OptionNote>, EngineError> {
+        if let Some(option) = options::find(name) {
+            let parsed = option.spec.parse(text)?;
+            let note = (option.on_change)(self, &parsed.value)?;
+            return Ok(match (note, parsed.clamped_from) {
+                // The hash a machine cannot give: said once, with the number asked for.
+                (Some(OptionNote::HashCapped { used, .. }), Some(asked)) => {
+                    Some(OptionNote::HashCapped {
+                        asked: usize::try_from(asked.max(1)).unwrap_or(usize::MAX),
+                        used,
+                    })
+                }
+                (Some(note), _) => Some(note),
+                (None, Some(asked)) => Some(OptionNote::Clamped {
+                    asked,
+                    used: parsed.value.as_int(),
+                }),
+                (None, None) => None,
+            });
+        }
+        // The current game's declaration first, else the first game that has the option.
+        let current = crate::options::find(&self.game.options(), name).copied();
+        let spec = match current {
+            Some(spec) => spec,
+            None => games::GAMES
+                .iter()
+                .flat_map(|g| (g.options)())
+                .find(|s| s.matches(name))
+                .ok_or_else(|| crate::options::OptionError::Unknown {
+                    name: name.to_string(),
+                })?,
+        };
+        let parsed = spec.parse(text)?;
+        if current.is_some() {
+            self.stop_and_wait();
+            self.game.set_option(&spec, &parsed.value)?;
+            // Scores depend on the rules and the evaluation.
+            self.empty_tt();
+        }
+        self.game_options.retain(|(n, _)| *n != spec.name);
+        self.game_options
+            .push((spec.name, parsed.value.to_string()));
+        Ok(parsed.clamped_from.map(|asked| OptionNote::Clamped {
+            asked,
+            used: parsed.value.as_int(),
+        }))
     }
 
     /// Empties the hash table (no search may be running): nothing to do if no search has
@@ -380,7 +321,7 @@ impl Engine {
 
     /// Sets up a position of the current game (start position when `fen` is `None`)
     /// and plays `moves`. All or nothing.
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), SetupError> {
         self.game.set_position(fen, moves)
     }
 
@@ -405,7 +346,7 @@ impl Engine {
     }
 
     /// perft with divide of the current position or of `fen`.
-    pub fn perft(&mut self, depth: u32, fen: Option<&str>) -> Result<PerftReport, String> {
+    pub fn perft(&mut self, depth: u32, fen: Option<&str>) -> Result<PerftReport, SetupError> {
         self.stop_and_wait();
         self.game.perft(depth, fen)
     }
@@ -414,7 +355,7 @@ impl Engine {
     pub fn probe(
         &self,
         setup: Option<(Option<&str>, &[&str])>,
-    ) -> Result<Option<ProbeReport>, String> {
+    ) -> Result<Option<ProbeReport>, SetupError> {
         self.game.probe(&self.tt, setup)
     }
 
@@ -530,7 +471,7 @@ impl Engine {
     /// Resizes the transposition table to `mb` MiB, or to the most this machine can give
     /// (a share of its available memory). Returns the size in use, or an error (the old
     /// table kept) when no memory can be had at all. Takes no time whatever the size.
-    pub fn set_hash(&mut self, mb: usize) -> Result<usize, String> {
+    pub fn set_hash(&mut self, mb: usize) -> Result<usize, EngineError> {
         self.stop_and_wait();
         let mut want = mb.clamp(1, MAX_HASH_MB);
         if let Some(avail) = crate::tt::available_mb() {
@@ -545,7 +486,7 @@ impl Engine {
         loop {
             if let Some(tt) = TranspositionTable::try_new(size) {
                 self.tt = Arc::new(tt);
-                self.options.hash_mb = size;
+                self.settings.hash_mb = size;
                 self.fault_in();
                 return Ok(size);
             }
@@ -559,10 +500,10 @@ impl Engine {
                 .unwrap_or_else(|| TranspositionTable::new(1)),
         );
         self.fault_in();
-        Err(format!(
-            "no memory for a hash table of {mb} MiB; using {} MiB",
-            self.tt.size_mb()
-        ))
+        Err(EngineError::NoMemory {
+            asked_mb: mb,
+            using_mb: self.tt.size_mb(),
+        })
     }
 
     /// Clears the transposition table.
@@ -578,8 +519,8 @@ impl Engine {
 
     fn time_settings(&self) -> TimeSettings {
         TimeSettings {
-            max_move_time: self.options.max_move_time,
-            move_overhead: self.options.move_overhead,
+            max_move_time: self.settings.max_move_time,
+            move_overhead: self.settings.move_overhead,
         }
     }
 
@@ -600,30 +541,35 @@ impl Engine {
                 None
             }),
         };
-        let (soft, hard) = if go.infinite {
-            (None, None)
-        } else if let Some(b) = self.game.budget(&clock, &settings) {
-            (b.soft, Some(b.hard))
+        let budget = if go.infinite {
+            None
         } else {
             // Depth or node limits: still never longer than the cap.
-            (None, Some(time::hard_cap(&settings)))
+            Some(self.game.budget(&clock, &settings).unwrap_or(Budget {
+                soft: None,
+                hard: time::hard_cap(&settings),
+            }))
         };
-        let control = Arc::new(SearchControl::new(soft, hard, go.ponder));
+        let control = Arc::new(SearchControl::new(
+            budget.and_then(|b| b.soft),
+            budget.map(|b| b.hard),
+            go.ponder,
+        ));
         let draw_offered = Arc::new(AtomicBool::new(go.draw_offered));
         let request = SearchRequest {
             depth: go.depth,
             nodes: go.nodes,
             infinite: go.infinite,
-            search_moves: go.search_moves.clone(),
-            threads: self.options.threads,
-            multipv: self.options.multipv,
-            contempt: self.options.contempt,
-            judge_repetitions: self.options.repetition_judge,
+            threads: self.settings.threads,
+            multipv: self.settings.multipv,
+            contempt: self.settings.contempt,
+            judge_repetitions: self.settings.repetition_judge,
             draw_offered: Arc::clone(&draw_offered),
-            three_fallibility: self.options.three_fallibility,
         };
         let job = self.game.search_job(
             request,
+            &go.search_moves,
+            budget,
             Arc::clone(&self.tt),
             Arc::clone(&control),
             Arc::clone(&sink),

@@ -1,35 +1,26 @@
-//! One game inside the engine: its position and whatever chooses its moves, behind an
+//! One game inside the engine: its position and the chooser of its moves, behind an
 //! object-safe trait ([`GameSession`]) so that the facade and the protocols need not know
 //! which game is being played.
 //!
-//! [`SearchSession`] is the session of every two-player [`Game`]: the generic PVS search,
-//! monomorphised per game. Games the search does not fit bring their own session (see the
-//! sibling modules).
+//! [`Session`] is the only implementation, generic over the game's rules and its
+//! [`MoveChooser`]: setting up positions, playing and checking moves, banned moves, the
+//! game's options, turning a choice into an answer and falling back when a search fails
+//! are written here once for every game.
 
-use super::{Answer, Event, EventSink, InfoReport, SearchRequest};
-use crate::game::{Game, GameEnd, Rules, XboardVariant};
+use super::error::SetupError;
+use crate::chooser::{Choice, MoveChooser, SearchRequest, SearchTask};
+use crate::game::{GameEnd, Rules, XboardVariant};
+use crate::options::{OptionError, OptionSpec, OptionValue};
 use crate::perft::{self, PerftReport};
-use crate::search::{self, Limits, SearchControl, SearchInfo, SearchResult, SearchState};
-use crate::time::{self, Budget, Clock, TimeSettings};
-use crate::tt::{Bound, TranspositionTable};
+use crate::report::{Answer, Event, EventSink, ProbeReport};
+use crate::time::{Budget, Clock, SearchControl, TimeSettings};
+use crate::tt::TranspositionTable;
+use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 /// The work of one search, run on the search thread; returns the answer to print.
 pub type SearchJob = Box<dyn FnOnce() -> Answer + Send>;
-
-/// A hash-table entry for the current position, as UCCI's `probe` shows it.
-#[derive(Clone, Debug)]
-pub struct ProbeReport {
-    /// The stored move, if legal here.
-    pub best: Option<String>,
-    /// The stored score (internal units).
-    pub score: i32,
-    /// Its depth.
-    pub depth: i32,
-    /// Its bound.
-    pub bound: Bound,
-}
 
 /// A game being played: position, rules and move chooser. Moves cross this boundary as
 /// text in the game's notation.
@@ -44,15 +35,16 @@ pub trait GameSession: Send {
     fn xboard(&self) -> Option<XboardVariant>;
     /// The FEN of the start position.
     fn start_fen(&self) -> String;
-    /// The rule sets the game can be played by, the default first (empty: one only).
-    fn rule_sets(&self) -> &'static [&'static str];
-    /// Plays by the rule set called `name` from now on (positions set up later too).
-    fn set_rule_set(&mut self, name: &str) -> Result<(), String>;
+    /// The game's own options: those of its rules, then those of its chooser.
+    fn options(&self) -> Vec<OptionSpec>;
+    /// Applies one of [`GameSession::options`] (value checked against it), now and to
+    /// every position set up later.
+    fn set_option(&mut self, spec: &OptionSpec, value: &OptionValue) -> Result<(), OptionError>;
     /// Index of the player to move.
     fn player_to_move(&self) -> usize;
     /// Sets up a position: the start position (`fen` = `None`) or a FEN, then plays
     /// `moves`. All or nothing: on error the previous position stays.
-    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String>;
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), SetupError>;
     /// Plays one legal move given as text; returns it in canonical notation.
     fn play(&mut self, text: &str) -> Result<String, String>;
     /// Checks that a move is legal here; returns it in canonical notation.
@@ -74,25 +66,26 @@ pub trait GameSession: Send {
     /// game has one (UCCI `go depth 0`).
     fn static_eval(&self) -> Option<i32>;
     /// perft with divide from the current position or from `fen`.
-    fn perft(&self, depth: u32, fen: Option<&str>) -> Result<PerftReport, String>;
+    fn perft(&self, depth: u32, fen: Option<&str>) -> Result<PerftReport, SetupError>;
     /// The hash-table entry of the current position (or of `fen` + `moves`).
     fn probe(
         &self,
         tt: &TranspositionTable,
         setup: Option<(Option<&str>, &[&str])>,
-    ) -> Result<Option<ProbeReport>, String>;
+    ) -> Result<Option<ProbeReport>, SetupError>;
     /// Soft and hard time budgets of a timed move; `None` when the clock sets no limit.
-    fn budget(&self, clock: &Clock, settings: &TimeSettings) -> Option<Budget> {
-        time::budget(clock, settings)
-    }
+    fn budget(&self, clock: &Clock, settings: &TimeSettings) -> Option<Budget>;
     /// Forgets what earlier searches of this game learnt (a new game).
     fn new_game(&mut self);
-    /// Prepares a search of the current position; the returned job runs on the search
-    /// thread and reports through `sink`. Problems with the request (a `searchmoves`
-    /// entry that is not a legal move) are reported through `sink` as notes.
+    /// Prepares a search of the current position within `budget` (see
+    /// [`SearchTask::budget`]); the returned job runs on the search thread and reports
+    /// through `sink`. A `searchmoves` entry that is not a legal move is reported through
+    /// `sink` as a note.
     fn search_job(
         &mut self,
         request: SearchRequest,
+        search_moves: &[String],
+        budget: Option<Budget>,
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         sink: EventSink,
@@ -104,59 +97,41 @@ pub trait GameSession: Send {
     /// text), given the moves XBoard has shown since the start position or `base`, as it
     /// was told them; empty when the canonical notation is what XBoard expects (see
     /// [`Rules::xboard_moves`]).
-    fn xboard_moves(&self, _base: Option<&str>, _seen: &[String]) -> Vec<(String, String)> {
-        Vec::new()
-    }
+    fn xboard_moves(&self, base: Option<&str>, seen: &[String]) -> Vec<(String, String)>;
     /// Blocks until a `go` can be answered without first preparing anything (a table
     /// some games build in the background when they are selected). `isready` and CECP's
     /// `ping` wait for it: the GUI's clock must not pay for the preparation.
-    fn wait_ready(&self) {}
+    fn wait_ready(&self);
 }
 
-/// Locks the search state. Only one search runs at a time; a lock poisoned by a panicked
-/// search is recovered with fresh memory.
-fn lock_state<G: Game>(state: &Mutex<SearchState<G>>) -> MutexGuard<'_, SearchState<G>> {
-    match state.lock() {
-        Ok(g) => g,
-        Err(poisoned) => {
-            let mut g = poisoned.into_inner();
-            g.clear();
-            g
-        }
-    }
-}
-
-/// Reads a position: the start or a FEN, under the rule set `rules` (`None`: the game's
-/// default), then the moves. Builds a fresh value.
+/// Reads a position: the start or a FEN, with the game's options applied, then the
+/// moves. Builds a fresh value.
 pub fn build_position<R: Rules>(
     fen: Option<&str>,
     moves: &[&str],
-    rules: Option<&str>,
-) -> Result<R, String> {
+    options: &[(OptionSpec, OptionValue)],
+) -> Result<R, SetupError> {
     let mut pos = match fen {
         None => R::start_position(),
-        Some(f) => R::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+        Some(f) => R::from_fen(f).map_err(SetupError::Fen)?,
     };
-    if let Some(r) = rules {
-        pos.set_rule_set(r)?;
+    for (spec, value) in options {
+        // Values were accepted by a position of this game when they were set.
+        if let Err(e) = pos.set_option(spec, value) {
+            log::warn!("option {} not applied to a new position: {e}", spec.name);
+        }
     }
     pos.reserve(moves.len() + 256);
     for (n, text) in moves.iter().enumerate() {
         let m = pos
             .parse_legal_move(text)
-            .map_err(|e| format!("move {} of the list: {e}", n + 1))?;
+            .map_err(|error| SetupError::Move {
+                index: n + 1,
+                error,
+            })?;
         pos.play(m);
     }
     Ok(pos)
-}
-
-/// perft with divide of `pos` or of `fen`.
-pub fn perft_of<R: Rules>(pos: &R, depth: u32, fen: Option<&str>) -> Result<PerftReport, String> {
-    let mut p = match fen {
-        None => pos.clone(),
-        Some(f) => R::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
-    };
-    Ok(perft::divide(&mut p, depth))
 }
 
 /// The game end to claim when the side to move has no legal move (a finished game).
@@ -168,74 +143,23 @@ pub fn end_without_moves<R: Rules>(pos: &R) -> Option<GameEnd> {
     }
 }
 
-/// The session of a two-player game played by the generic search.
-pub struct SearchSession<G: Game> {
-    pos: G,
-    /// The rule set chosen (`None`: the game's default).
-    rule_set: Option<&'static str>,
-    banned: Vec<G::Move>,
-    /// Move-ordering memory carried from one search of the game to the next.
-    state: Arc<Mutex<SearchState<G>>>,
-}
-
-impl<G: Game> SearchSession<G> {
-    /// The game at its start position.
-    pub fn new() -> Self {
-        SearchSession {
-            pos: G::start_position(),
-            rule_set: None,
-            banned: Vec::new(),
-            state: Arc::new(Mutex::new(SearchState::new())),
-        }
-    }
-
-    /// The position.
-    pub fn position(&self) -> &G {
-        &self.pos
-    }
-}
-
-impl<G: Game> Default for SearchSession<G> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Converts a search report to the engine's game-independent form.
-pub fn info_report<M: std::fmt::Display>(info: &SearchInfo<M>) -> InfoReport {
-    InfoReport {
-        depth: info.depth,
-        seldepth: info.seldepth,
-        score: info.score,
-        raw_score: info.raw_score,
-        bound: info.bound,
-        nodes: info.nodes,
-        time_ms: info.time_ms,
-        nps: info.nps,
-        hashfull: info.hashfull,
-        multipv: info.multipv,
-        pv: info.pv.iter().map(|m| m.to_string()).collect(),
-        player_scores: Vec::new(),
-    }
-}
-
 /// Whether to accept (or offer) a draw with this score: only when clearly worse.
 fn accepts_draw(score: i32) -> bool {
     score <= -150
 }
 
-/// The answer for a search result: the move, the expected reply, and the game's end
-/// when the move finishes it (or now, without a move).
-fn answer_for<G: Game>(pos: &G, result: &SearchResult<G::Move>, draw_offered: bool) -> Answer {
+/// The answer for a choice: the move, the expected reply (only if legal after the move),
+/// and the game's end when the move finishes it (or now, without a move).
+fn answer_for<R: Rules>(pos: &R, choice: &Choice<R::Move>, draw_offered: bool) -> Answer {
     // The position after the move: for the game's end and to check the expected reply.
-    let after = result.best_move.map(|m| {
+    let after = choice.best.map(|m| {
         let mut after = pos.clone();
         after.play(m);
         after
     });
     let end_after = after.as_ref().and_then(end_without_moves);
     // Never send an expected reply that is not legal after the move.
-    let ponder = result.ponder_move.filter(|reply| {
+    let ponder = choice.ponder.filter(|reply| {
         let legal = after
             .as_ref()
             .is_some_and(|a| a.legal_moves().contains(reply));
@@ -245,14 +169,14 @@ fn answer_for<G: Game>(pos: &G, result: &SearchResult<G::Move>, draw_offered: bo
         legal
     });
     Answer {
-        best: result.best_move.map(|m| m.to_string()),
+        best: choice.best.map(|m| m.to_string()),
         ponder: ponder.map(|m| m.to_string()),
-        score: result.score,
-        depth: result.depth,
-        nodes: result.nodes,
-        offer_draw: draw_offered && result.best_move.is_some() && accepts_draw(result.score),
+        score: choice.score,
+        depth: choice.depth,
+        nodes: choice.nodes,
+        offer_draw: draw_offered && choice.best.is_some() && accepts_draw(choice.score),
         end_after,
-        end_now: if result.best_move.is_none() {
+        end_now: if choice.best.is_none() {
             end_without_moves(pos)
         } else {
             None
@@ -260,49 +184,65 @@ fn answer_for<G: Game>(pos: &G, result: &SearchResult<G::Move>, draw_offered: bo
     }
 }
 
-/// Stores the answer as the root's hash move (the search itself does not store the
-/// root), so that `probe` shows it and the next search of this position tries it first.
-/// No bound: the score of an interrupted iteration is not a proven bound.
-fn remember_root<G: Game>(tt: &TranspositionTable, pos: &G, result: &SearchResult<G::Move>) {
-    if let (Some(m), true) = (result.best_move, result.depth > 0) {
-        let eval = if pos.in_check() { 0 } else { pos.evaluate() };
-        tt.store(
-            pos.key(),
-            0,
-            G::move_to_u16(m),
-            result.score,
-            eval,
-            result.depth,
-            Bound::None,
-        );
+/// The first legal move that is not banned, unsearched.
+fn fallback_choice<R: Rules>(pos: &R, banned: &[R::Move]) -> Choice<R::Move> {
+    Choice::unsearched(pos.legal_moves().into_iter().find(|m| !banned.contains(m)))
+}
+
+/// A game of rules `R` played by the chooser `C`.
+pub struct Session<R: Rules, C: MoveChooser<R>> {
+    pos: R,
+    /// The game's options set so far, applied to every position set up.
+    options: Vec<(OptionSpec, OptionValue)>,
+    banned: Vec<R::Move>,
+    chooser: C,
+    _rules: PhantomData<fn() -> R>,
+}
+
+impl<R: Rules, C: MoveChooser<R>> Session<R, C> {
+    /// The game at its start position, default options.
+    pub fn new() -> Self {
+        Session {
+            pos: R::start_position(),
+            options: Vec::new(),
+            banned: Vec::new(),
+            chooser: C::new(),
+            _rules: PhantomData,
+        }
+    }
+
+    /// The position.
+    pub fn position(&self) -> &R {
+        &self.pos
+    }
+
+    /// The position of `setup`, or the current one.
+    fn position_of(&self, setup: Option<(Option<&str>, &[&str])>) -> Result<R, SetupError> {
+        match setup {
+            None => Ok(self.pos.clone()),
+            Some((fen, moves)) => build_position(fen, moves, &self.options),
+        }
     }
 }
 
-/// The first legal move that is not banned, as a search result.
-fn fallback_result<G: Game>(pos: &G, banned: &[G::Move]) -> SearchResult<G::Move> {
-    let first = pos.legal_moves().into_iter().find(|m| !banned.contains(m));
-    SearchResult {
-        best_move: first,
-        ponder_move: None,
-        score: 0,
-        depth: 0,
-        nodes: 0,
-        pv: first.into_iter().collect(),
+impl<R: Rules, C: MoveChooser<R>> Default for Session<R, C> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
-impl<G: Game> GameSession for SearchSession<G> {
+impl<R: Rules, C: MoveChooser<R>> GameSession for Session<R, C> {
     fn name(&self) -> &'static str {
-        G::NAME
+        R::NAME
     }
     fn players(&self) -> &'static [&'static str] {
-        G::PLAYERS
+        R::PLAYERS
     }
     fn clock_keys(&self) -> &'static [(&'static str, &'static str)] {
-        G::CLOCK_KEYS
+        R::CLOCK_KEYS
     }
     fn xboard(&self) -> Option<XboardVariant> {
-        G::XBOARD
+        R::XBOARD
     }
     fn xboard_moves(&self, base: Option<&str>, seen: &[String]) -> Vec<(String, String)> {
         self.pos
@@ -312,32 +252,30 @@ impl<G: Game> GameSession for SearchSession<G> {
             .collect()
     }
     fn start_fen(&self) -> String {
-        G::start_position().to_fen()
+        R::start_position().to_fen()
     }
-    fn rule_sets(&self) -> &'static [&'static str] {
-        G::RULE_SETS
+    fn options(&self) -> Vec<OptionSpec> {
+        R::OPTIONS.iter().chain(C::OPTIONS).copied().collect()
     }
-    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
-        let Some(&known) = G::RULE_SETS.iter().find(|r| r.eq_ignore_ascii_case(name)) else {
-            return Err(if G::RULE_SETS.is_empty() {
-                format!("{} has one set of rules only", G::NAME)
-            } else {
-                format!(
-                    "unknown rule set '{name}' ({}: {})",
-                    G::NAME,
-                    G::RULE_SETS.join(", ")
-                )
-            });
-        };
-        self.pos.set_rule_set(known)?;
-        self.rule_set = Some(known);
-        Ok(())
+    fn set_option(&mut self, spec: &OptionSpec, value: &OptionValue) -> Result<(), OptionError> {
+        if R::OPTIONS.contains(spec) {
+            self.pos.set_option(spec, value)?;
+            self.options.retain(|(s, _)| s != spec);
+            self.options.push((*spec, value.clone()));
+            Ok(())
+        } else if C::OPTIONS.contains(spec) {
+            self.chooser.set_option(spec, value)
+        } else {
+            Err(OptionError::Unknown {
+                name: spec.name.to_string(),
+            })
+        }
     }
     fn player_to_move(&self) -> usize {
         self.pos.player_to_move()
     }
-    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
-        self.pos = build_position(fen, moves, self.rule_set)?;
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), SetupError> {
+        self.pos = build_position(fen, moves, &self.options)?;
         self.banned.clear();
         Ok(())
     }
@@ -376,88 +314,73 @@ impl<G: Game> GameSession for SearchSession<G> {
         self.pos.eval_report()
     }
     fn static_eval(&self) -> Option<i32> {
-        Some(self.pos.evaluate())
+        self.chooser.static_eval(&self.pos)
     }
-    fn perft(&self, depth: u32, fen: Option<&str>) -> Result<PerftReport, String> {
-        perft_of(&self.pos, depth, fen)
+    fn perft(&self, depth: u32, fen: Option<&str>) -> Result<PerftReport, SetupError> {
+        let mut pos = match fen {
+            None => self.pos.clone(),
+            Some(f) => R::from_fen(f).map_err(SetupError::Fen)?,
+        };
+        Ok(perft::divide(&mut pos, depth))
     }
     fn probe(
         &self,
         tt: &TranspositionTable,
         setup: Option<(Option<&str>, &[&str])>,
-    ) -> Result<Option<ProbeReport>, String> {
-        let owned;
-        let pos = match setup {
-            None => &self.pos,
-            Some((fen, moves)) => {
-                owned = build_position::<G>(fen, moves, self.rule_set)?;
-                &owned
-            }
-        };
-        Ok(tt.probe(pos.key(), 0).map(|e| ProbeReport {
-            best: G::move_from_u16(e.mv)
-                .filter(|&m| pos.is_legal(m))
-                .map(|m| m.to_string()),
-            score: e.score,
-            depth: e.depth,
-            bound: e.bound,
-        }))
+    ) -> Result<Option<ProbeReport>, SetupError> {
+        let pos = self.position_of(setup)?;
+        Ok(self.chooser.probe(&pos, tt))
+    }
+    fn budget(&self, clock: &Clock, settings: &TimeSettings) -> Option<Budget> {
+        self.chooser.budget(&self.pos, clock, settings)
     }
     fn new_game(&mut self) {
-        lock_state(&self.state).clear();
+        self.chooser.new_game();
     }
     fn search_job(
         &mut self,
         request: SearchRequest,
+        search_moves: &[String],
+        budget: Option<Budget>,
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         sink: EventSink,
     ) -> SearchJob {
-        let mut search_moves = Vec::new();
-        for text in &request.search_moves {
+        let mut moves = Vec::new();
+        for text in search_moves {
             match self.pos.parse_legal_move(text) {
-                Ok(m) => search_moves.push(m),
+                Ok(m) => moves.push(m),
                 Err(e) => sink(Event::Note(&format!("searchmoves: {e}"))),
             }
         }
-        let limits = Limits {
-            depth: request.depth,
-            nodes: request.nodes,
-            infinite: request.infinite,
-            search_moves,
-            banned_moves: self.banned.clone(),
-            threads: request.threads,
-            contempt: request.contempt,
-            multipv: request.multipv,
-            judge_repetitions: request.judge_repetitions,
+        let draw_offered = Arc::clone(&request.draw_offered);
+        let task = SearchTask {
+            request,
+            search_moves: moves,
+            banned: self.banned.clone(),
+            budget,
         };
+        let job = self.chooser.search_job(&self.pos, task, tt, control, sink);
         let pos = self.pos.clone();
-        let state = Arc::clone(&self.state);
-        let draw_offered = request.draw_offered;
+        let banned = self.banned.clone();
         Box::new(move || {
-            let on_info = |info: &SearchInfo<G::Move>| sink(Event::Info(&info_report(info)));
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                search::search_with_state(
-                    &pos,
-                    &limits,
-                    &tt,
-                    &control,
-                    &on_info,
-                    &mut lock_state(&state),
-                )
-            }));
-            let result = match outcome {
-                Ok(r) => r,
+            let choice = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)) {
+                Ok(c) if c.best.is_some() || pos.legal_moves().is_empty() => c,
+                // A chooser that found no move while there is one (every root move
+                // banned but one, a stop before the first iteration): still a move.
+                Ok(_) => fallback_choice(&pos, &banned),
                 Err(_) => {
                     log::error!("the search panicked; answering with the first legal move");
-                    fallback_result(&pos, &limits.banned_moves)
+                    fallback_choice(&pos, &banned)
                 }
             };
-            remember_root(&tt, &pos, &result);
-            answer_for(&pos, &result, draw_offered.load(Ordering::Relaxed))
+            answer_for(&pos, &choice, draw_offered.load(Ordering::Relaxed))
         })
     }
     fn fallback_answer(&self) -> Answer {
-        answer_for(&self.pos, &fallback_result(&self.pos, &self.banned), false)
+        answer_for(&self.pos, &fallback_choice(&self.pos, &self.banned), false)
+    }
+    fn wait_ready(&self) {
+        self.chooser.wait_ready();
     }
 }

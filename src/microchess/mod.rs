@@ -11,8 +11,10 @@
 //! * [`solve`]: the solution and the move chooser ([`choose`], [`value`]).
 //! * [`census`]: the starts, their solved figures and the handout's board positions.
 //! * `rules_impl`: [`crate::game::Rules`] for the front end.
+//! * [`chooser`]: the move chooser the engine plays it with (answers from the table).
 
 pub mod census;
+pub mod chooser;
 pub mod fen;
 pub mod position;
 mod rules_impl;

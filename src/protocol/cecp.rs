@@ -331,14 +331,17 @@ impl Session {
             "memory" => match arg.and_then(|s| s.parse::<u64>().ok()) {
                 Some(asked) => {
                     let mb = asked.clamp(1, MAX_HASH_MB as u64) as usize;
-                    if mb != self.engine.options.hash_mb {
-                        self.set_hash(asked.max(1) as i128, mb);
+                    if mb != self.engine.settings.hash_mb {
+                        self.set_engine_option("Hash", &asked.max(1).to_string());
                     }
                 }
                 None => self.cecp_bad_argument(line),
             },
             "cores" => match arg.and_then(|s| s.parse::<u64>().ok()) {
-                Some(n) => self.engine.options.threads = n.clamp(1, MAX_THREADS as u64) as usize,
+                Some(n) => {
+                    let n = n.clamp(1, MAX_THREADS as u64);
+                    self.set_engine_option("Threads", &n.to_string());
+                }
                 None => self.cecp_bad_argument(line),
             },
             "option" => send(&format!(
@@ -438,7 +441,7 @@ impl Session {
             if let Err(e) = self.engine.set_variant(name) {
                 send(&format!(
                     "Error (unsupported variant): {}",
-                    truncate(&e, 60)
+                    truncate(&e.to_string(), 60)
                 ));
                 return;
             }

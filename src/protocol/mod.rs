@@ -11,14 +11,13 @@ pub mod output;
 pub mod parse;
 
 use crate::bench;
-use crate::engine::{Engine, Event, EventSink, MAX_HASH_MB, MAX_THREADS};
-use crate::games;
+use crate::engine::{games, Engine, EngineError, Event, EventSink, OptionNote};
+use crate::options::{normalize, OptionError, OptionKind, OptionSpec, OptionValue, Shown};
 use crate::perft::PerftReport;
 use output::{format_bestmove, format_info, info_string, send, Dialect};
-use parse::{parse_bool, parse_go, parse_position, parse_setoption};
+use parse::{parse_go, parse_position, parse_setoption};
 use std::io::BufRead;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The `help` text.
 pub const HELP: &str = "\
@@ -49,6 +48,63 @@ pub const ENGINE_NAME: &str = concat!("jiang ", env!("CARGO_PKG_VERSION"));
 /// Author line.
 pub const AUTHOR: &str = "the jiang developers";
 
+/// UCCI's combos of effort levels (accepted for GUIs; jiang has one way of searching).
+const LEVELS: &[&str] = &["none", "small", "medium", "large"];
+
+/// The options that only change how this layer speaks (their owner declares them here).
+const PROTOCOL_OPTIONS: &[OptionSpec] = &[
+    OptionSpec::new("usemillisec", OptionKind::Check { default: true }).shown(Shown::UCCI),
+    OptionSpec::new("batch", OptionKind::Check { default: false }).shown(Shown::UCCI),
+    OptionSpec::new("debug", OptionKind::Check { default: false }).shown(Shown::UCCI),
+    OptionSpec::new("Ponder", OptionKind::Check { default: false }),
+    OptionSpec::new("usebook", OptionKind::Check { default: false }).shown(Shown::UCCI),
+    OptionSpec::new(
+        "idle",
+        OptionKind::Combo {
+            default: "none",
+            choices: LEVELS,
+        },
+    )
+    .shown(Shown::UCCI),
+    OptionSpec::new(
+        "pruning",
+        OptionKind::Combo {
+            default: "large",
+            choices: LEVELS,
+        },
+    )
+    .shown(Shown::UCCI),
+    OptionSpec::new(
+        "knowledge",
+        OptionKind::Combo {
+            default: "large",
+            choices: LEVELS,
+        },
+    )
+    .shown(Shown::UCCI),
+    OptionSpec::new(
+        "randomness",
+        OptionKind::Combo {
+            default: "none",
+            choices: LEVELS,
+        },
+    )
+    .shown(Shown::UCCI),
+    OptionSpec::new("newgame", OptionKind::Button).shown(Shown::UCCI),
+];
+
+/// Other UCCI options GUIs send, accepted without effect (normalised names).
+const ACCEPTED_WITHOUT_EFFECT: &[&str] = &[
+    "style",
+    "promotion",
+    "bookfiles",
+    "egtbpaths",
+    "useegtb",
+    "evalapi",
+    "loadbook",
+    "usehash",
+];
+
 /// Protocol state around the engine.
 pub struct Session {
     engine: Engine,
@@ -59,6 +115,8 @@ pub struct Session {
     batch: bool,
     /// `quit` was received.
     quit: bool,
+    /// UCCI `usemillisec`: times in milliseconds (true) or seconds.
+    use_millisec: bool,
     /// The game CECP keeps (XBoard mode).
     cecp: cecp::CecpState,
 }
@@ -78,6 +136,7 @@ impl Session {
             go_since_position: false,
             batch: false,
             quit: false,
+            use_millisec: true,
             cecp: cecp::CecpState::default(),
         }
     }
@@ -175,51 +234,11 @@ impl Session {
 
     fn handshake_uci(&mut self) {
         self.enter_dialect(Dialect::Uci);
-        let o = &self.engine.options;
         send(&format!("id name {ENGINE_NAME}"));
         send(&format!("id author {AUTHOR}"));
-        send(&format!(
-            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
-            crate::engine::DEFAULT_HASH_MB
-        ));
-        send(&format!(
-            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
-        ));
-        send("option name Ponder type check default false");
-        send(&format!(
-            "option name MultiPV type spin default 1 min 1 max {}",
-            crate::engine::MAX_MULTIPV
-        ));
-        send("option name Clear Hash type button");
-        send(&format!(
-            "option name Move Overhead type spin default {} min 0 max 5000",
-            o.move_overhead.as_millis()
-        ));
-        send(&format!(
-            "option name MaxMoveTime type spin default {} min 100 max 10000",
-            o.max_move_time.as_millis()
-        ));
-        send(&format!(
-            "option name Contempt type spin default {} min 0 max 200",
-            crate::engine::DEFAULT_CONTEMPT
-        ));
-        send("option name RepetitionJudge type check default true");
-        send(&format!(
-            "option name UseNNUE type check default {}",
-            crate::xiangqi::nnue::DEFAULT_ENABLED
-        ));
-        send(&format!(
-            "option name ThreeFallibility type spin default {} min 0 max {}",
-            crate::threechess::search::DEFAULT_FALLIBILITY,
-            crate::threechess::search::MAX_FALLIBILITY
-        ));
-        send(&rules_option("option name Rules"));
-        let vars: Vec<String> = games::VARIANTS.iter().map(|v| format!("var {v}")).collect();
-        send(&format!(
-            "option name UCI_Variant type combo default {} {}",
-            games::DEFAULT_VARIANT,
-            vars.join(" ")
-        ));
+        for spec in self.option_table(false) {
+            send(&spec.uci_line());
+        }
         send("uciok");
     }
 
@@ -234,43 +253,21 @@ impl Session {
         send("id copyright 2026 the jiang developers");
         send(&format!("id author {AUTHOR}"));
         send("id user jiang users");
-        send("option usemillisec type check default true");
-        send("option batch type check default false");
-        send("option debug type check default false");
-        send("option ponder type check default false");
-        send("option usebook type check default false");
-        send(&format!(
-            "option hashsize type spin min 1 max {MAX_HASH_MB} default {}",
-            crate::engine::DEFAULT_HASH_MB
-        ));
-        send(&format!(
-            "option threads type spin min 1 max {MAX_THREADS} default 1"
-        ));
-        send("option idle type combo var none var small var medium var large default none");
-        send("option pruning type combo var none var small var medium var large default large");
-        send("option knowledge type combo var none var small var medium var large default large");
-        send("option randomness type combo var none var small var medium var large default none");
-        send("option newgame type button");
-        send("option maxmovetime type spin min 100 max 10000 default 10000");
-        send(&format!(
-            "option contempt type spin min 0 max 200 default {}",
-            crate::engine::DEFAULT_CONTEMPT
-        ));
-        send("option repetitionjudge type check default true");
-        send(&format!(
-            "option usennue type check default {}",
-            crate::xiangqi::nnue::DEFAULT_ENABLED
-        ));
-        send(&format!(
-            "option rules type combo {} default {}",
-            crate::xiangqi::RuleSet::NAMES
-                .iter()
-                .map(|n| format!("var {n}"))
-                .collect::<Vec<_>>()
-                .join(" "),
-            crate::xiangqi::RuleSet::NAMES[0]
-        ));
+        for spec in self.option_table(true) {
+            send(&spec.ucci_line());
+        }
         send("ucciok");
+    }
+
+    /// Every option a handshake lists: this layer's own (UCI's or UCCI's), then the
+    /// engine's and the games'.
+    fn option_table(&self, ucci: bool) -> Vec<OptionSpec> {
+        let mine =
+            PROTOCOL_OPTIONS
+                .iter()
+                .copied()
+                .filter(|s| if ucci { s.shown.ucci } else { s.shown.uci });
+        mine.chain(self.engine.option_specs(ucci)).collect()
     }
 
     fn set_option(&mut self, args: &[&str]) {
@@ -278,136 +275,60 @@ impl Session {
             self.complain("setoption needs an option name");
             return;
         };
-        let key: String = name
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '_')
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let number = |lo: u64, hi: u64| -> Option<u64> {
-            match value.trim().parse::<i64>() {
-                Ok(v) => {
-                    let c = (v.max(0) as u64).clamp(lo, hi);
-                    if c != v.max(0) as u64 || v < 0 {
-                        info_string(&format!("{name} {v} is out of range, using {c}"));
-                    }
-                    Some(c)
-                }
-                Err(_) => {
-                    info_string(&format!("{name} needs a number, got '{value}'"));
-                    None
-                }
+        let value = value.trim();
+        // `setoption name variant value NAME` as well as UCI_Variant; UCCI refuses a game
+        // other than Xiangqi.
+        if matches!(normalize(&name).as_str(), "ucivariant" | "variant") {
+            self.select_variant(value);
+            return;
+        }
+        if let Some(spec) = crate::options::find(PROTOCOL_OPTIONS, &name) {
+            match spec.parse(value) {
+                Ok(parsed) => self.set_protocol_option(spec, &parsed.value),
+                Err(e) => info_string(&e.to_string()),
             }
-        };
-        let flag = || -> Option<bool> {
-            let b = parse_bool(value.trim());
-            if b.is_none() {
-                info_string(&format!("{name} needs true or false, got '{value}'"));
+            return;
+        }
+        if ACCEPTED_WITHOUT_EFFECT.contains(&normalize(&name).as_str()) {
+            info_string(&format!(
+                "option {name} accepted; it has no effect in this version"
+            ));
+            return;
+        }
+        self.set_engine_option(&name, value);
+    }
+
+    /// Sets an engine or game option and tells the user what they should know.
+    pub(super) fn set_engine_option(&mut self, name: &str, value: &str) {
+        match self.engine.set_option(name, value) {
+            Ok(None) => {}
+            Ok(Some(OptionNote::Clamped { asked, used })) => {
+                info_string(&format!("{name} {asked} is out of range, using {used}"))
             }
-            b
-        };
-        match key.as_str() {
-            "hash" | "hashsize" => {
-                // Sizes above what the machine can give are clamped by `set_hash`, which
-                // says so once; only a value that is not a size at all is refused here.
-                match value.trim().parse::<i128>() {
-                    Ok(v) if v < 0 => info_string(&format!(
-                        "{name} {v} is out of range, using {}",
-                        crate::engine::DEFAULT_HASH_MB
-                    )),
-                    Ok(_) => {}
-                    Err(_) => {
-                        info_string(&format!("{name} needs a number, got '{value}'"));
-                        return;
-                    }
-                }
-                let (asked, mb) = match value.trim().parse::<i128>() {
-                    Ok(v) if v <= 0 => (v, crate::engine::DEFAULT_HASH_MB),
-                    Ok(v) => (v, v.min(MAX_HASH_MB as i128) as usize),
-                    Err(_) => return,
-                };
-                self.set_hash(asked.max(mb as i128), mb);
+            Ok(Some(OptionNote::HashCapped { asked, used })) => self.complain(&format!(
+                "hash {asked} MiB is out of range (more than this machine can give); using {used} MiB"
+            )),
+            Err(EngineError::Option(OptionError::Unknown { .. })) => {
+                info_string(&format!("unknown option '{}' ignored", truncate(name, 40)))
             }
-            "threads" => {
-                if let Some(n) = number(0, MAX_THREADS as u64) {
-                    self.engine.stop_and_wait();
-                    self.engine.options.threads = if n == 0 {
-                        std::thread::available_parallelism().map_or(1, |n| n.get())
-                    } else {
-                        n as usize
-                    };
-                }
-            }
-            "ponder" => {
-                if let Some(b) = flag() {
-                    self.engine.options.ponder = b;
-                }
-            }
-            "usemillisec" => {
-                if let Some(b) = flag() {
-                    self.engine.options.use_millisec = b;
-                }
-            }
-            "batch" => {
-                if let Some(b) = flag() {
-                    self.batch = b;
-                }
-            }
-            "clearhash" => self.engine.clear_hash(),
+            Err(e) => info_string(&truncate(&e.to_string(), 200)),
+        }
+    }
+
+    /// Applies one of [`PROTOCOL_OPTIONS`].
+    fn set_protocol_option(&mut self, spec: &OptionSpec, value: &OptionValue) {
+        match spec.name {
+            "usemillisec" => self.use_millisec = value.as_bool(),
+            "batch" => self.batch = value.as_bool(),
             "newgame" => self.engine.new_game(),
-            "moveoverhead" => {
-                if let Some(v) = number(0, 5000) {
-                    self.engine.options.move_overhead = Duration::from_millis(v);
-                }
+            "usebook" if value.as_bool() => {
+                info_string("jiang has no opening book yet; usebook stays off")
             }
-            "contempt" => {
-                if let Some(v) = number(0, 200) {
-                    self.engine.options.contempt = v as i32;
-                }
-            }
-            "repetitionjudge" => {
-                if let Some(b) = flag() {
-                    self.engine.options.repetition_judge = b;
-                }
-            }
-            "usennue" => {
-                if let Some(b) = flag() {
-                    crate::xiangqi::nnue::set_enabled(b);
-                }
-            }
-            "threefallibility" => {
-                let max = crate::threechess::search::MAX_FALLIBILITY as u64;
-                if let Some(v) = number(0, max) {
-                    self.engine.options.three_fallibility = v as i32;
-                }
-            }
-            "maxmovetime" => {
-                if let Some(v) = number(100, 10_000) {
-                    self.engine.options.max_move_time = Duration::from_millis(v);
-                }
-            }
-            "multipv" => {
-                if let Some(n) = number(1, crate::engine::MAX_MULTIPV as u64) {
-                    self.engine.options.multipv = n as usize;
-                }
-            }
-            "ucivariant" | "variant" => self.select_variant(value.trim()),
-            "rules" => {
-                if let Err(e) = self.engine.set_rules(value.trim()) {
-                    self.complain(&format!("{} (rules unchanged)", truncate(&e, 200)));
-                }
-            }
-            "usebook" => {
-                if flag() == Some(true) {
-                    info_string("jiang has no opening book yet; usebook stays off");
-                }
-            }
-            "debug" | "idle" | "pruning" | "knowledge" | "randomness" | "style" | "promotion"
-            | "bookfiles" | "egtbpaths" | "useegtb" | "evalapi" | "loadbook" | "usehash" => {
-                info_string(&format!(
-                    "option {name} accepted; it has no effect in this version"
-                ));
-            }
-            _ => info_string(&format!("unknown option '{}' ignored", truncate(&name, 40))),
+            // Ponder: the GUI may send `go ponder`, which needs no setting.
+            "Ponder" | "usebook" => {}
+            other => info_string(&format!(
+                "option {other} accepted; it has no effect in this version"
+            )),
         }
     }
 
@@ -441,19 +362,10 @@ impl Session {
                     send(&format!("variant {}", self.engine.variant()));
                 }
             }
-            Err(e) => self.complain(&format!("{} (game unchanged)", truncate(&e, 200))),
-        }
-    }
-
-    /// Resizes the hash table to `mb` MiB (the user `asked` for that or more), telling
-    /// the user when the size used differs from the one asked for.
-    pub(super) fn set_hash(&mut self, asked: i128, mb: usize) {
-        match self.engine.set_hash(mb) {
-            Ok(used) if used as i128 != asked => self.complain(&format!(
-                "hash {asked} MiB is out of range (more than this machine can give); using {used} MiB"
+            Err(e) => self.complain(&format!(
+                "{} (game unchanged)",
+                truncate(&e.to_string(), 200)
             )),
-            Ok(_) => {}
-            Err(e) => self.complain(&e),
         }
     }
 
@@ -503,7 +415,7 @@ impl Session {
             .get(game.player_to_move())
             .copied()
             .unwrap_or(("wtime", "winc"));
-        let unit = if self.dialect == Dialect::Ucci && !self.engine.options.use_millisec {
+        let unit = if self.dialect == Dialect::Ucci && !self.use_millisec {
             1000
         } else {
             1
@@ -568,7 +480,7 @@ impl Session {
                 }
                 send(&line);
             }
-            Err(e) => self.complain(&format!("probe: {}", truncate(&e, 200))),
+            Err(e) => self.complain(&format!("probe: {}", truncate(&e.to_string(), 200))),
         }
     }
 
@@ -587,7 +499,7 @@ impl Session {
                     send(&line);
                 }
             }
-            Err(e) => self.complain(&format!("perft: {}", truncate(&e, 200))),
+            Err(e) => self.complain(&format!("perft: {}", truncate(&e.to_string(), 200))),
         }
     }
 
@@ -601,7 +513,12 @@ impl Session {
             }
         };
         self.engine.stop_and_wait();
-        for line in bench_report(depth, &mut |l| log::info!("{l}")) {
+        // The evaluation the engine plays Xiangqi with now (`UseNNUE`).
+        let use_network = self
+            .engine
+            .game_option("UseNNUE")
+            .map_or(crate::xiangqi::nnue::DEFAULT_ENABLED, |v| v == "true");
+        for line in bench_report(depth, use_network, &mut |l| log::info!("{l}")) {
             send(&line);
         }
     }
@@ -621,8 +538,8 @@ pub fn perft_lines(r: &PerftReport) -> Vec<String> {
 }
 
 /// Runs the bench and returns the summary lines; per-position lines go to `progress`.
-pub fn bench_report(depth: i32, progress: &mut dyn FnMut(&str)) -> Vec<String> {
-    let r = bench::run(depth, progress);
+pub fn bench_report(depth: i32, use_network: bool, progress: &mut dyn FnMut(&str)) -> Vec<String> {
+    let r = bench::run(depth, use_network, progress);
     vec![
         format!(
             "Positions       : {} at depth {depth}",
@@ -633,17 +550,6 @@ pub fn bench_report(depth: i32, progress: &mut dyn FnMut(&str)) -> Vec<String> {
         format!("Nodes/second    : {}", r.nps()),
         format!("Bench: {} nodes {} nps", r.nodes, r.nps()),
     ]
-}
-
-/// The `Rules` option line (Xiangqi's rule sets, default first).
-fn rules_option(prefix: &str) -> String {
-    let names = crate::xiangqi::RuleSet::NAMES;
-    let vars: Vec<String> = names.iter().map(|n| format!("var {n}")).collect();
-    format!(
-        "{prefix} type combo default {} {}",
-        names[0],
-        vars.join(" ")
-    )
 }
 
 fn truncate(s: &str, n: usize) -> String {

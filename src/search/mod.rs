@@ -6,17 +6,21 @@
 //! returned [`SearchResult`].
 
 mod alphabeta;
+pub mod chooser;
 pub mod history;
 pub mod picker;
 pub mod stats;
 
 use crate::game::Game;
-use crate::tt::{TranspositionTable, MATE, MATE_BOUND};
+pub use crate::report::{Score, ScoreBound};
+pub use crate::time::SearchControl;
+use crate::tt::{TranspositionTable, MATE};
 use alphabeta::Searcher;
+pub use chooser::AlphaBeta;
 use history::History;
 pub use history::MAX_PLY;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// Score bounds.
 pub const INFINITY: i32 = MATE + 1;
@@ -59,115 +63,6 @@ impl<M> Default for Limits<M> {
             multipv: 1,
             contempt: 0,
             judge_repetitions: true,
-        }
-    }
-}
-
-/// Shared, thread-safe control of a running search: stop flag, ponder state, deadlines.
-pub struct SearchControl {
-    stop: AtomicBool,
-    pondering: AtomicBool,
-    start: Instant,
-    /// Milliseconds since `start` after which no new iteration should begin (scaled by
-    /// the search), `u64::MAX` for none.
-    soft_ms: AtomicU64,
-    /// Milliseconds since `start` at which the search stops at once.
-    hard_ms: AtomicU64,
-}
-
-impl SearchControl {
-    /// A control whose clock starts now. `soft`/`hard` are budgets from now; `None` means
-    /// no time limit. With `pondering`, the clock does not run until [`Self::ponderhit`].
-    pub fn new(soft: Option<Duration>, hard: Option<Duration>, pondering: bool) -> Self {
-        let ms = |d: Option<Duration>| d.map_or(u64::MAX, |d| d.as_millis() as u64);
-        SearchControl {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(pondering),
-            start: Instant::now(),
-            soft_ms: AtomicU64::new(ms(soft)),
-            hard_ms: AtomicU64::new(ms(hard)),
-        }
-    }
-
-    /// Asks the search to stop as soon as possible.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Release);
-    }
-
-    /// Whether a stop was requested.
-    #[inline(always)]
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// The opponent played the expected move: the budgets now run from this moment.
-    pub fn ponderhit(&self) {
-        let now = self.elapsed_ms();
-        for d in [&self.soft_ms, &self.hard_ms] {
-            let v = d.load(Ordering::Relaxed);
-            if v != u64::MAX {
-                d.store(v.saturating_add(now), Ordering::Relaxed);
-            }
-        }
-        self.pondering.store(false, Ordering::Release);
-    }
-
-    /// Whether the search is pondering (clock not running).
-    #[inline(always)]
-    pub fn pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
-    }
-
-    /// Milliseconds since the search started.
-    #[inline(always)]
-    pub fn elapsed_ms(&self) -> u64 {
-        self.start.elapsed().as_millis() as u64
-    }
-
-    fn soft_ms(&self) -> u64 {
-        self.soft_ms.load(Ordering::Relaxed)
-    }
-
-    #[inline(always)]
-    fn hard_ms(&self) -> u64 {
-        self.hard_ms.load(Ordering::Relaxed)
-    }
-
-    /// Whether any time limit is set.
-    pub fn has_time_limit(&self) -> bool {
-        self.hard_ms() != u64::MAX
-    }
-}
-
-/// Kind of score reported.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreBound {
-    /// Exact.
-    Exact,
-    /// The true score is at least this (fail-high).
-    Lower,
-    /// The true score is at most this (fail-low).
-    Upper,
-}
-
-/// A search score as protocols print it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Evaluation units (100 ≈ a soldier's worth early, see the evaluation).
-    Cp(i32),
-    /// Mate in this many moves (negative: being mated).
-    Mate(i32),
-}
-
-impl Score {
-    /// Converts an internal score.
-    pub fn from_internal(v: i32) -> Score {
-        if v >= MATE_BOUND {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -MATE_BOUND {
-            Score::Mate(-(MATE + v) / 2)
-        } else {
-            Score::Cp(v)
         }
     }
 }

@@ -12,11 +12,12 @@
 //! * [`display`]: the `d` diagram.
 //! * [`eval`]: evaluation per player.
 //! * [`search`]: the three-player search and the whole-game clock.
-//! * [`session`]: the engine's session of the game (protocols, clock).
+//! * [`chooser`]: the move chooser the engine plays it with (the search, its clock).
 //! * [`agents`]: the reference's random and greedy agents, as opponents for testing.
 
 pub mod agents;
 pub mod board;
+pub mod chooser;
 pub mod display;
 pub mod eval;
 pub mod fen;
@@ -24,7 +25,6 @@ pub mod geometry;
 pub mod movegen;
 pub mod rules;
 pub mod search;
-pub mod session;
 pub mod types;
 mod zobrist;
 

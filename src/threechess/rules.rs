@@ -9,9 +9,21 @@ use super::board::{Board, Status};
 use super::display::board_diagram;
 use super::types::{Move, Player, Square};
 use crate::game::{Divide, GameEnd, Rules};
+use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
 
 /// The reference's tournament branch draws after this many plies.
 pub const TOURNAMENT_PLY_LIMIT: u32 = 300;
+
+/// `Rules`: `reference`, the reference's main branch, no move limit; `tournament`, its
+/// tournament branch, a draw (all 0) after [`TOURNAMENT_PLY_LIMIT`] plies.
+const RULES_OPTION: OptionSpec = OptionSpec::new(
+    "Rules",
+    OptionKind::Combo {
+        default: "reference",
+        choices: &["reference", "tournament"],
+    },
+)
+.shown(crate::options::Shown::UCI);
 
 /// Why a game ended, with each player's score.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -130,15 +142,23 @@ impl Rules for Board {
     const PLAYERS: &'static [&'static str] = &["blue", "green", "red"];
     const CLOCK_KEYS: &'static [(&'static str, &'static str)] =
         &[("btime", "binc"), ("gtime", "ginc"), ("rtime", "rinc")];
-    /// `reference`: the reference's main branch, no move limit. `tournament`: its
-    /// tournament branch, a draw (all 0) after 300 plies.
-    const RULE_SETS: &'static [&'static str] = &["reference", "tournament"];
+    const OPTIONS: &'static [OptionSpec] = &[RULES_OPTION];
 
-    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
-        match name.to_ascii_lowercase().as_str() {
+    fn set_option(&mut self, spec: &OptionSpec, value: &OptionValue) -> Result<(), OptionError> {
+        if spec.name != RULES_OPTION.name {
+            return Err(OptionError::Unknown {
+                name: spec.name.to_string(),
+            });
+        }
+        match value.as_choice() {
             "reference" => self.set_ply_limit(None),
             "tournament" => self.set_ply_limit(Some(TOURNAMENT_PLY_LIMIT)),
-            _ => return Err(format!("threechess has no rule set called '{name}'")),
+            other => {
+                return Err(OptionError::Refused {
+                    name: RULES_OPTION.name,
+                    reason: format!("threechess has no rule set called '{other}'"),
+                })
+            }
         }
         Ok(())
     }

@@ -63,7 +63,7 @@ impl Default for DatagenConfig {
             random_plies_max: 10,
             seed: 1,
             hash_mb: 16,
-            nnue: super::nnue::enabled(),
+            nnue: super::nnue::DEFAULT_ENABLED,
         }
     }
 }
@@ -113,7 +113,6 @@ struct Record {
 /// Plays the games and writes the positions to `out`; progress goes to stderr.
 pub fn run(config: &DatagenConfig, out: &mut dyn Write) -> std::io::Result<()> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
-    super::nnue::set_enabled(config.nnue);
     let tt = TranspositionTable::new(config.hash_mb);
     let start = Instant::now();
     let (mut positions, mut results) = (0u64, [0u64; 3]);
@@ -167,6 +166,7 @@ fn play_game(
         tt.clear();
         let mut state = SearchState::<Position>::new();
         let mut pos = Position::startpos();
+        pos.set_use_network(config.nnue);
         let plies = config.random_plies_min + (rng.next_u64() % span) as u32;
         for _ in 0..plies {
             match random_move(&pos, rng) {

@@ -5,12 +5,13 @@ use super::see::see_value;
 use super::types::{Color, Move, PieceKind};
 use crate::game::{Game, GameEnd, GenType, Outcome, Rules};
 use crate::movelist::MoveList;
+use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
 
 impl Rules for Position {
     type Move = Move;
     const NAME: &'static str = "xiangqi";
     const PLAYERS: &'static [&'static str] = &["red", "black"];
-    const RULE_SETS: &'static [&'static str] = super::RuleSet::NAMES;
+    const OPTIONS: &'static [OptionSpec] = &[RULES_OPTION, USE_NNUE_OPTION];
 
     fn start_position() -> Self {
         Position::startpos()
@@ -52,17 +53,46 @@ impl Rules for Position {
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);
     }
-    fn set_rule_set(&mut self, name: &str) -> Result<(), String> {
-        let rules = super::RuleSet::from_name(name).ok_or_else(|| {
-            format!(
-                "unknown rule set '{name}' (xiangqi: {})",
-                super::RuleSet::NAMES.join(", ")
-            )
-        })?;
-        self.set_rule_set(rules);
+    fn set_option(&mut self, spec: &OptionSpec, value: &OptionValue) -> Result<(), OptionError> {
+        if spec.name == RULES_OPTION.name {
+            let rules = super::RuleSet::from_name(value.as_choice()).ok_or_else(|| {
+                OptionError::Refused {
+                    name: RULES_OPTION.name,
+                    reason: format!(
+                        "unknown rule set '{value}' (xiangqi: {})",
+                        super::RuleSet::NAMES.join(", ")
+                    ),
+                }
+            })?;
+            self.set_rule_set(rules);
+        } else if spec.name == USE_NNUE_OPTION.name {
+            self.set_use_network(value.as_bool());
+        } else {
+            return Err(OptionError::Unknown {
+                name: spec.name.to_string(),
+            });
+        }
         Ok(())
     }
 }
+
+/// `Rules`: the house rules Xiangqi is played by (Asian rules, or the AlphaChess
+/// harness's; see `house_rules.rs`).
+const RULES_OPTION: OptionSpec = OptionSpec::new(
+    "Rules",
+    OptionKind::Combo {
+        default: super::RuleSet::NAMES[0],
+        choices: super::RuleSet::NAMES,
+    },
+);
+
+/// `UseNNUE`: the learned evaluation (true) or the hand-written one.
+const USE_NNUE_OPTION: OptionSpec = OptionSpec::new(
+    "UseNNUE",
+    OptionKind::Check {
+        default: super::nnue::DEFAULT_ENABLED,
+    },
+);
 
 impl Game for Position {
     const HISTORY_SIZE: usize = 14 * 90;
@@ -124,7 +154,7 @@ impl Game for Position {
     }
     fn prepare_search(&mut self, plies: usize) {
         // The search evaluates with the network when that is switched on.
-        self.set_nnue(super::nnue::enabled(), plies);
+        self.set_nnue(self.uses_network(), plies);
     }
     #[inline(always)]
     fn evaluate(&self) -> i32 {

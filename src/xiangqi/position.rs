@@ -61,6 +61,9 @@ pub struct Position {
     nnue: Option<Box<AccumulatorStack>>,
     /// The rules the game is played by (default: Asian).
     rule_set: super::house_rules::RuleSet,
+    /// Whether searches of this position evaluate with the network (`UseNNUE`) or the
+    /// hand-written evaluation; read once when a search starts.
+    use_network: bool,
 }
 
 impl Position {
@@ -88,6 +91,7 @@ impl Position {
             start_fullmove: 1,
             nnue: None,
             rule_set: super::house_rules::RuleSet::Asian,
+            use_network: super::nnue::DEFAULT_ENABLED,
         }
     }
 
@@ -283,6 +287,17 @@ impl Position {
     /// Makes sure `extra` more moves can be made without reallocating the history.
     pub fn reserve_history(&mut self, extra: usize) {
         self.history.reserve(extra);
+    }
+
+    /// Chooses the evaluation of the searches of this position (and of the positions
+    /// played from it): the network (true) or the hand-written one.
+    pub fn set_use_network(&mut self, on: bool) {
+        self.use_network = on;
+    }
+
+    /// Whether searches of this position evaluate with the network.
+    pub fn uses_network(&self) -> bool {
+        self.use_network
     }
 
     /// Switches the learned evaluation on (accumulators computed now, with room for

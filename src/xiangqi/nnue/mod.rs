@@ -38,7 +38,6 @@ pub mod train;
 use super::position::Position;
 use super::types::{Color, Piece, Square};
 use once_cell::sync::Lazy;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Number of input features per point of view.
 pub const INPUTS: usize = 2 * 7 * 90;
@@ -59,19 +58,6 @@ pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 /// Whether searches use the network unless told otherwise (`UseNNUE`): the embedded
 /// network beats the hand-written evaluation (see the README's Strength section).
 pub const DEFAULT_ENABLED: bool = true;
-
-/// Whether searches use the network (true) or the hand-written evaluation.
-static ENABLED: AtomicBool = AtomicBool::new(DEFAULT_ENABLED);
-
-/// Chooses the evaluation of the searches that start from now on.
-pub fn set_enabled(on: bool) {
-    ENABLED.store(on, Ordering::Relaxed);
-}
-
-/// Whether searches use the network.
-pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
 
 /// Index of the input feature of `piece` on `sq` seen from `view`'s side.
 #[inline(always)]

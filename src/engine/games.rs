@@ -1,13 +1,14 @@
 //! The games jiang plays, by protocol name (`setoption name UCI_Variant value NAME`).
 //!
-//! Adding a game: its own module (`src/<game>/`) implementing [`crate::game::Rules`] and
-//! either [`crate::game::Game`] (played by the generic search, through
-//! [`SearchSession`]) or a session of its own (`src/engine/`), and one entry in
-//! [`GAMES`].
+//! Adding a game: its own folder (`src/<game>/`) implementing [`crate::game::Rules`] and
+//! either [`crate::game::Game`] (then the generic search, [`AlphaBeta`], plays it) or a
+//! [`crate::chooser::MoveChooser`] of its own, and one entry in [`GAMES`].
 
-use crate::engine::microchess::MicrochessSession;
-use crate::engine::session::{GameSession, SearchSession};
+use super::session::{GameSession, Session};
 use crate::game::{Rules, XboardVariant};
+use crate::options::OptionSpec;
+use crate::search::AlphaBeta;
+use crate::{baroque, fairychess, microchess, threechess, xiangqi};
 
 /// One game of the list.
 pub struct GameEntry {
@@ -15,6 +16,8 @@ pub struct GameEntry {
     pub name: &'static str,
     /// A fresh session at the game's start position.
     pub new_session: fn() -> Box<dyn GameSession>,
+    /// The game's options (its rules', then its chooser's), as the session lists them.
+    pub options: fn() -> Vec<OptionSpec>,
     /// How XBoard shows it, if it needs telling (see [`Rules::XBOARD`]).
     pub xboard: Option<XboardVariant>,
     /// Whether XBoard knows it by name (Xiangqi).
@@ -24,37 +27,23 @@ pub struct GameEntry {
 /// Every game jiang plays, in the order the protocols list them; the first is the
 /// default.
 pub const GAMES: &[GameEntry] = &[
-    GameEntry {
-        name: "xiangqi",
-        new_session: || Box::new(SearchSession::<crate::xiangqi::Position>::new()),
-        xboard: <crate::xiangqi::Position as Rules>::XBOARD,
-        xboard_native: true,
-    },
-    GameEntry {
-        name: "microchess",
-        new_session: || Box::new(MicrochessSession::new()),
-        xboard: <crate::microchess::Position as Rules>::XBOARD,
-        xboard_native: false,
-    },
-    GameEntry {
-        name: "fairychess",
-        new_session: || Box::new(SearchSession::<crate::fairychess::Position>::new()),
-        xboard: <crate::fairychess::Position as Rules>::XBOARD,
-        xboard_native: false,
-    },
-    GameEntry {
-        name: "baroque",
-        new_session: || Box::new(SearchSession::<crate::baroque::Position>::new()),
-        xboard: <crate::baroque::Position as Rules>::XBOARD,
-        xboard_native: false,
-    },
-    GameEntry {
-        name: "threechess",
-        new_session: || Box::new(crate::threechess::session::ThreeChessSession::new()),
-        xboard: None,
-        xboard_native: false,
-    },
+    entry::<xiangqi::Position, AlphaBeta<xiangqi::Position>>(true),
+    entry::<microchess::Position, microchess::chooser::SolvedTable>(false),
+    entry::<fairychess::Position, AlphaBeta<fairychess::Position>>(false),
+    entry::<baroque::Position, AlphaBeta<baroque::Position>>(false),
+    entry::<threechess::Board, threechess::chooser::ThreePlayerSearch>(false),
 ];
+
+/// The entry of the game with rules `R` played by `C`.
+const fn entry<R: Rules, C: crate::chooser::MoveChooser<R>>(xboard_native: bool) -> GameEntry {
+    GameEntry {
+        name: R::NAME,
+        new_session: || Box::new(Session::<R, C>::new()),
+        options: || R::OPTIONS.iter().chain(C::OPTIONS).copied().collect(),
+        xboard: R::XBOARD,
+        xboard_native,
+    }
+}
 
 /// The game a new engine plays.
 pub const DEFAULT_VARIANT: &str = GAMES[0].name;

@@ -1,0 +1,205 @@
+//! The engine's own options, declared once: name, type, range, default, and what happens
+//! when one changes (as Stockfish's option table with its on-change callbacks). Game
+//! options are declared by the games ([`crate::game::Rules::OPTIONS`],
+//! [`crate::chooser::MoveChooser::OPTIONS`]); the protocols list and set both through
+//! [`super::Engine::option_specs`] and [`super::Engine::set_option`].
+
+use super::error::EngineError;
+use super::games;
+use super::Engine;
+use crate::options::{OptionKind, OptionSpec, OptionValue, Shown};
+use crate::time::TimeSettings;
+use std::time::Duration;
+
+/// Default hash size in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Largest hash size a protocol may ask for, in MiB (1 TiB). What is actually used is
+/// also capped by the memory the machine has available (see [`Engine::set_hash`]).
+/// Making a table costs no time whatever its size (see `crate::tt`).
+pub const MAX_HASH_MB: usize = 1 << 20;
+/// Most search threads accepted.
+pub const MAX_THREADS: usize = 256;
+/// Most MultiPV lines accepted.
+pub const MAX_MULTIPV: usize = 64;
+/// Default contempt (see [`Settings::contempt`]).
+pub const DEFAULT_CONTEMPT: i32 = 10;
+
+/// The values of the engine's own options, as the search reads them.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Transposition table size, MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Per-move overhead allowance.
+    pub move_overhead: Duration,
+    /// Longest any timed move may take.
+    pub max_move_time: Duration,
+    /// How much worse than 0 a draw by rule counts for the engine (evaluation units; a
+    /// Xiangqi horse is about 400): a little above 0 makes it play on instead of repeating.
+    pub contempt: i32,
+    /// Lines to search and report (UCI MultiPV).
+    pub multipv: usize,
+    /// Whether the search applies the repetition judge (perpetual check and chase lose);
+    /// off, every repetition is a draw. On by default; off only to measure the judge.
+    pub repetition_judge: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let t = TimeSettings::default();
+        Settings {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            move_overhead: t.move_overhead,
+            max_move_time: t.max_move_time,
+            contempt: DEFAULT_CONTEMPT,
+            multipv: 1,
+            repetition_judge: true,
+        }
+    }
+}
+
+/// What the user should be told after an option was set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionNote {
+    /// A number outside the option's range was clamped.
+    Clamped {
+        /// The number asked for.
+        asked: i128,
+        /// The number used.
+        used: i64,
+    },
+    /// The hash table is smaller than asked: the machine cannot give more.
+    HashCapped {
+        /// MiB asked for.
+        asked: usize,
+        /// MiB in use.
+        used: usize,
+    },
+}
+
+/// What changing an option does, given its checked value; a note when the value used
+/// differs from the one asked for in a way the option's range did not already say.
+type OnChange = fn(&mut Engine, &OptionValue) -> Result<Option<OptionNote>, EngineError>;
+
+/// One of the engine's options: its declaration and what happens on change.
+pub struct EngineOption {
+    /// Name, type, range, default.
+    pub spec: OptionSpec,
+    /// What happens on change.
+    pub on_change: OnChange,
+}
+
+const fn spin(default: i64, min: i64, max: i64) -> OptionKind {
+    OptionKind::Spin { default, min, max }
+}
+
+/// Every engine-wide option, in the order the handshakes list them.
+pub static ENGINE_OPTIONS: &[EngineOption] = &[
+    EngineOption {
+        spec: OptionSpec::new("Hash", spin(DEFAULT_HASH_MB as i64, 1, MAX_HASH_MB as i64))
+            .ucci_as("hashsize"),
+        on_change: |e, v| {
+            let asked = v.as_int().max(1) as usize;
+            let used = e.set_hash(asked)?;
+            Ok((used != asked).then_some(OptionNote::HashCapped { asked, used }))
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("Threads", spin(1, 1, MAX_THREADS as i64)),
+        on_change: |e, v| {
+            e.stop_and_wait();
+            e.settings.threads = v.as_int().max(1) as usize;
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("MultiPV", spin(1, 1, MAX_MULTIPV as i64)).shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.multipv = v.as_int().max(1) as usize;
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("Clear Hash", OptionKind::Button).shown(Shown::UCI),
+        on_change: |e, _| {
+            e.clear_hash();
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("Move Overhead", spin(10, 0, 5000)).shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.move_overhead = Duration::from_millis(v.as_int().max(0) as u64);
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("MaxMoveTime", spin(10_000, 100, 10_000)),
+        on_change: |e, v| {
+            e.settings.max_move_time = Duration::from_millis(v.as_int().max(0) as u64);
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("Contempt", spin(DEFAULT_CONTEMPT as i64, 0, 200)),
+        on_change: |e, v| {
+            e.settings.contempt = v.as_int() as i32;
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("RepetitionJudge", OptionKind::Check { default: true }),
+        on_change: |e, v| {
+            e.settings.repetition_judge = v.as_bool();
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new(
+            "UCI_Variant",
+            OptionKind::Combo {
+                default: games::DEFAULT_VARIANT,
+                choices: games::VARIANTS,
+            },
+        )
+        .shown(Shown::UCI),
+        on_change: |e, v| {
+            e.set_variant(v.as_choice())?;
+            Ok(None)
+        },
+    },
+];
+
+/// The engine option `name` names (in any dialect).
+pub fn find(name: &str) -> Option<&'static EngineOption> {
+    ENGINE_OPTIONS.iter().find(|o| o.spec.matches(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_agree_with_the_settings() {
+        let s = Settings::default();
+        let default = |name: &str| find(name).unwrap().spec.default_value();
+        assert_eq!(default("Hash"), OptionValue::Spin(s.hash_mb as i64));
+        assert_eq!(default("Threads"), OptionValue::Spin(s.threads as i64));
+        assert_eq!(
+            default("Move Overhead"),
+            OptionValue::Spin(s.move_overhead.as_millis() as i64)
+        );
+        assert_eq!(
+            default("MaxMoveTime"),
+            OptionValue::Spin(s.max_move_time.as_millis() as i64)
+        );
+        assert_eq!(
+            default("Contempt"),
+            OptionValue::Spin(i64::from(s.contempt))
+        );
+        assert_eq!(default("RepetitionJudge"), OptionValue::Check(true));
+        assert!(find("hashsize").is_some() && find("uci_variant").is_some());
+    }
+}

@@ -1,0 +1,135 @@
+//! The generic search as a move chooser: how every two-player [`Game`] is played.
+
+use super::{search_with_state, Limits, SearchInfo, SearchState};
+use crate::chooser::{Choice, ChoiceJob, MoveChooser, SearchTask};
+use crate::game::Game;
+use crate::report::{Event, EventSink, InfoReport, ProbeReport};
+use crate::time::SearchControl;
+use crate::tt::{Bound, TranspositionTable};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Plays a two-player game with the PVS search, keeping its move-ordering memory from
+/// one search of the game to the next.
+pub struct AlphaBeta<G: Game> {
+    state: Arc<Mutex<SearchState<G>>>,
+}
+
+/// Locks the search state. Only one search runs at a time; a lock poisoned by a panicked
+/// search is recovered with fresh memory.
+fn lock_state<G: Game>(state: &Mutex<SearchState<G>>) -> MutexGuard<'_, SearchState<G>> {
+    match state.lock() {
+        Ok(g) => g,
+        Err(poisoned) => {
+            let mut g = poisoned.into_inner();
+            g.clear();
+            g
+        }
+    }
+}
+
+/// Converts a search report to the engine's game-independent form.
+pub fn info_report<M: std::fmt::Display>(info: &SearchInfo<M>) -> InfoReport {
+    InfoReport {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        score: info.score,
+        raw_score: info.raw_score,
+        bound: info.bound,
+        nodes: info.nodes,
+        time_ms: info.time_ms,
+        nps: info.nps,
+        hashfull: info.hashfull,
+        multipv: info.multipv,
+        pv: info.pv.iter().map(|m| m.to_string()).collect(),
+        player_scores: Vec::new(),
+    }
+}
+
+/// Stores the answer as the root's hash move (the search itself does not store the
+/// root), so that `probe` shows it and the next search of this position tries it first.
+/// No bound: the score of an interrupted iteration is not a proven bound.
+fn remember_root<G: Game>(tt: &TranspositionTable, pos: &G, choice: &Choice<G::Move>) {
+    if let (Some(m), true) = (choice.best, choice.depth > 0) {
+        let eval = if pos.in_check() { 0 } else { pos.evaluate() };
+        tt.store(
+            pos.key(),
+            0,
+            G::move_to_u16(m),
+            choice.score,
+            eval,
+            choice.depth,
+            Bound::None,
+        );
+    }
+}
+
+impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
+    fn new() -> Self {
+        AlphaBeta {
+            state: Arc::new(Mutex::new(SearchState::new())),
+        }
+    }
+
+    fn new_game(&mut self) {
+        lock_state(&self.state).clear();
+    }
+
+    fn static_eval(&self, pos: &G) -> Option<i32> {
+        Some(pos.evaluate())
+    }
+
+    fn probe(&self, pos: &G, tt: &TranspositionTable) -> Option<ProbeReport> {
+        tt.probe(pos.key(), 0).map(|e| ProbeReport {
+            best: G::move_from_u16(e.mv)
+                .filter(|&m| pos.is_legal(m))
+                .map(|m| m.to_string()),
+            score: e.score,
+            depth: e.depth,
+            bound: e.bound,
+        })
+    }
+
+    fn search_job(
+        &mut self,
+        pos: &G,
+        task: SearchTask<G::Move>,
+        tt: Arc<TranspositionTable>,
+        control: Arc<SearchControl>,
+        sink: EventSink,
+    ) -> ChoiceJob<G::Move> {
+        let request = task.request;
+        let limits = Limits {
+            depth: request.depth,
+            nodes: request.nodes,
+            infinite: request.infinite,
+            search_moves: task.search_moves,
+            banned_moves: task.banned,
+            threads: request.threads,
+            contempt: request.contempt,
+            multipv: request.multipv,
+            judge_repetitions: request.judge_repetitions,
+        };
+        let pos = pos.clone();
+        let state = Arc::clone(&self.state);
+        Box::new(move || {
+            let on_info = |info: &SearchInfo<G::Move>| sink(Event::Info(&info_report(info)));
+            let result = search_with_state(
+                &pos,
+                &limits,
+                &tt,
+                &control,
+                &on_info,
+                &mut lock_state(&state),
+            );
+            let choice = Choice {
+                best: result.best_move,
+                ponder: result.ponder_move,
+                score: result.score,
+                depth: result.depth,
+                nodes: result.nodes,
+            };
+            remember_root(&tt, &pos, &choice);
+            choice
+        })
+    }
+}
