@@ -743,3 +743,110 @@ fn probe_after_search_shows_the_hash_move() {
         ));
     }
 }
+
+/// The option tables as the handshakes show them: every option UCI, UCCI and CECP list can
+/// be set back to its listed default without a complaint (each layer's table and its
+/// on-change agree), a value of the wrong type gets one line naming the option, and the
+/// engine still answers afterwards.
+#[test]
+fn every_listed_option_takes_its_default_and_refuses_nonsense() {
+    let mut e = Engine::start();
+    // UCI: `option name NAME type T default D ...`.
+    let lines = uci_handshake(&mut e);
+    let options: Vec<(String, String, String)> = lines
+        .iter()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("option name ")?;
+            let (name, rest) = rest.split_once(" type ")?;
+            let mut words = rest.split_whitespace();
+            let kind = words.next()?.to_string();
+            let default = rest
+                .split_once("default ")
+                .map(|(_, d)| d.split_whitespace().next().unwrap_or("").to_string())
+                .unwrap_or_default();
+            Some((name.to_string(), kind, default))
+        })
+        .collect();
+    for wanted in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "UseNNUE",
+        "Rules",
+        "ThreeFallibility",
+    ] {
+        assert!(
+            options.iter().any(|(n, _, _)| n == wanted),
+            "uci lists {wanted}: {options:?}"
+        );
+    }
+    for (name, kind, default) in &options {
+        if name == "UCI_Variant" || kind == "button" {
+            continue;
+        }
+        e.send(&format!("setoption name {name} value {default}"));
+        let complaints: Vec<String> = e
+            .sync(SLOW)
+            .into_iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert!(complaints.is_empty(), "{name} = {default}: {complaints:?}");
+        if kind == "spin" || kind == "check" || kind == "combo" {
+            e.send(&format!("setoption name {name} value nonsense-value"));
+            let said: Vec<String> = e
+                .sync(SLOW)
+                .into_iter()
+                .filter(|l| l.starts_with("info string"))
+                .collect();
+            assert_eq!(said.len(), 1, "{name}: {said:?}");
+            assert!(said[0].contains(name.as_str()), "{name}: {said:?}");
+        }
+    }
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (mv, _) = e.bestmove(SLOW);
+    assert_legal(&e, &position(None, &[]), &mv);
+
+    // UCCI lists the Xiangqi options under its own names, and takes them back.
+    let lines = ucci_handshake(&mut e);
+    for wanted in [
+        "option hashsize type spin",
+        "option usennue type check",
+        "option rules type combo",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(wanted)),
+            "{wanted}: {lines:?}"
+        );
+    }
+    assert!(
+        !lines.iter().any(|l| l.contains("threefallibility")),
+        "{lines:?}"
+    );
+    e.send("setoption usennue false");
+    e.send("setoption rules alphachess");
+    let said = e.sync(SLOW);
+    assert!(
+        !said.iter().any(|l| l.starts_with("info string")),
+        "{said:?}"
+    );
+
+    // CECP: the same options as `feature option=...`, set with `option NAME=VALUE`.
+    e.send("xboard");
+    e.send("protover 2");
+    let features = e.read_while_waiting("done=1", SLOW, |l| l.contains("done=1"));
+    assert!(
+        features
+            .iter()
+            .any(|l| l == "feature option=\"Contempt -spin 10 0 200\""),
+        "{features:?}"
+    );
+    e.send("option Contempt=20");
+    e.send("option Contempt=many");
+    e.send("ping 7");
+    let said = e.read_until("pong 7", SLOW);
+    let comments: Vec<&String> = said.iter().filter(|l| l.starts_with('#')).collect();
+    assert_eq!(comments.len(), 1, "{said:?}");
+    assert!(comments[0].contains("Contempt"), "{comments:?}");
+    assert_no_panic(&e);
+}

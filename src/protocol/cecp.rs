@@ -24,6 +24,7 @@ use super::parse::GoCommand;
 use super::{truncate, Session, ENGINE_NAME};
 use crate::engine::{Answer, Event, EventSink, MAX_HASH_MB, MAX_THREADS};
 use crate::games;
+use crate::options::{OptionKind, OptionSpec};
 use crate::xiangqi::fen::MAX_RULE60;
 use std::sync::Arc;
 use std::time::Duration;
@@ -120,13 +121,52 @@ pub fn xboard_variants() -> Vec<&'static str> {
         .collect()
 }
 
-/// The features announced in answer to `protover 2` (`done=1` last).
-pub fn features() -> String {
-    format!(
+/// The features announced in answer to `protover 2`, one `feature` line each for the
+/// options of `specs` (XBoard shows them in its engine settings dialog), `done=1` last.
+pub fn features(specs: &[OptionSpec]) -> String {
+    let mut lines = vec![format!(
         "feature myname=\"{ENGINE_NAME}\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
-         playother=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 done=1",
+         playother=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1",
         xboard_variants().join(",")
-    )
+    )];
+    lines.extend(
+        specs
+            .iter()
+            .filter(|s| cecp_shows(s))
+            .map(|s| format!("feature option=\"{}\"", cecp_option(s))),
+    );
+    lines.push("feature done=1".to_string());
+    lines.join("\n")
+}
+
+/// Whether XBoard's option dialog shows an option: those XBoard sets with its own
+/// commands (`memory`, `cores`, `variant`) are left out.
+fn cecp_shows(spec: &OptionSpec) -> bool {
+    spec.shown.uci && !["Hash", "Threads", "UCI_Variant", "Ponder"].contains(&spec.name)
+}
+
+/// An option as CECP's `feature option` writes it: `Contempt -spin 10 0 200`.
+fn cecp_option(spec: &OptionSpec) -> String {
+    match spec.kind {
+        OptionKind::Check { default } => format!("{} -check {}", spec.name, u8::from(default)),
+        OptionKind::Spin { default, min, max } => {
+            format!("{} -spin {default} {min} {max}", spec.name)
+        }
+        OptionKind::Combo { default, choices } => {
+            let marked: Vec<String> = choices
+                .iter()
+                .map(|c| {
+                    if *c == default {
+                        format!("*{c}")
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+            format!("{} -combo {}", spec.name, marked.join(" /// "))
+        }
+        OptionKind::Button => format!("{} -button", spec.name),
+    }
 }
 
 /// Whether a word looks like a coordinate move (`h2e2`, `a10b9`, `d4d2c`), for telling
@@ -237,7 +277,7 @@ impl Session {
         let arg = args.first().copied();
         match cmd {
             "xboard" => {}
-            "protover" => send(&features()),
+            "protover" => send(&features(&self.engine.option_specs(false))),
             // Replies to features and informational commands: nothing to do.
             "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "."
             | "hint" | "bk" => {}
@@ -344,10 +384,12 @@ impl Session {
                 }
                 None => self.cecp_bad_argument(line),
             },
-            "option" => send(&format!(
-                "# no engine options; ignored: {}",
-                truncate(line.trim(), 60)
-            )),
+            // `option NAME=VALUE` (a button: `option NAME`), for the options announced.
+            "option" => {
+                let text = line.trim_start()["option".len()..].trim();
+                let (name, value) = text.split_once('=').unwrap_or((text, ""));
+                self.set_engine_option(name.trim(), value.trim());
+            }
             // Left to the common handler: the terminal commands and the other handshakes.
             "d" | "display" | "moves" | "eval" | "perft" | "bench" | "help" => return false,
             "uci" | "ucci" => {
@@ -685,9 +727,18 @@ mod tests {
 
     #[test]
     fn features_end_with_done() {
-        let f = features();
+        let spec = OptionSpec::new(
+            "Contempt",
+            OptionKind::Spin {
+                default: 10,
+                min: 0,
+                max: 200,
+            },
+        );
+        let f = features(&[spec]);
         assert!(f.starts_with("feature "));
-        assert!(f.ends_with(" done=1"));
+        assert!(f.ends_with("\nfeature done=1"));
+        assert!(f.contains("\nfeature option=\"Contempt -spin 10 0 200\"\n"));
         assert!(f.contains("variants=\"xiangqi"));
         assert!(looks_like_move("h2e2") && looks_like_move("a10b9") && looks_like_move("d4d2c"));
         assert!(!looks_like_move("help") && !looks_like_move("e2") && !looks_like_move("h2-e2"));

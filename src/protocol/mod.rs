@@ -157,6 +157,14 @@ impl Session {
         }
     }
 
+    /// Tells the user about an option: `info string` (a comment in CECP).
+    fn tell(&self, msg: &str) {
+        match self.dialect {
+            Dialect::Cecp => send(&format!("# {msg}")),
+            _ => info_string(msg),
+        }
+    }
+
     /// Handles one input line.
     pub fn handle_line(&mut self, line: &str) {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -303,15 +311,15 @@ impl Session {
         match self.engine.set_option(name, value) {
             Ok(None) => {}
             Ok(Some(OptionNote::Clamped { asked, used })) => {
-                info_string(&format!("{name} {asked} is out of range, using {used}"))
+                self.tell(&format!("{name} {asked} is out of range, using {used}"))
             }
             Ok(Some(OptionNote::HashCapped { asked, used })) => self.complain(&format!(
                 "hash {asked} MiB is out of range (more than this machine can give); using {used} MiB"
             )),
             Err(EngineError::Option(OptionError::Unknown { .. })) => {
-                info_string(&format!("unknown option '{}' ignored", truncate(name, 40)))
+                self.tell(&format!("unknown option '{}' ignored", truncate(name, 40)))
             }
-            Err(e) => info_string(&truncate(&e.to_string(), 200)),
+            Err(e) => self.tell(&truncate(&e.to_string(), 200)),
         }
     }
 
