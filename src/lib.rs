@@ -24,5 +24,4 @@ pub mod search;
 pub mod threechess;
 pub mod time;
 pub mod tt;
-pub mod tune;
 pub mod xiangqi;

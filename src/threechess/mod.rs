@@ -13,9 +13,7 @@
 //! * [`eval`]: evaluation per player.
 //! * [`search`]: the three-player search and the whole-game clock.
 //! * [`session`]: the engine's session of the game (protocols, clock).
-//! * [`agents`]: the reference's random and greedy agents, as opponents for testing.
 
-pub mod agents;
 pub mod board;
 pub mod display;
 pub mod eval;
