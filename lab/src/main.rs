@@ -17,18 +17,19 @@ fn usage() -> String {
              train the Xiangqi evaluation network on datagen output\n\
          jiang-lab tune xiangqi GAMES [PASSES]\n    \
              fit the Xiangqi evaluation weights to game results (Texel; GAMES: FEN|moves|result lines)\n\
-         jiang-lab {fairy}\n    \
-             fairychess: self-play, fit and matches of the evaluation weights (see src/fairychess/cli.rs)\n\
-         jiang-lab {baroque}\n    \
-             baroque: self-play material fit and weight matches (see src/baroque/cli.rs)\n\
+         {fairy}\n    \
+             fairychess: self-play, matches and the fit of the evaluation weights, and the\n    \
+             move lists perft/fairychess_crosscheck.py reads (lab/src/fairychess/cli.rs)\n\
+         {baroque}\n    \
+             baroque: the self-play material fit and weight matches (lab/src/baroque/cli.rs)\n\
          jiang-lab census\n    \
              microchess: the starts' solved figures and the handout's board positions\n\
          jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N]\n    \
              [--max-plies N] [--seed S] [--verbose] | perft DEPTH | fit [...]\n    \
              three-player ThreeChess matches (jiang, UCI engines, the reference's agents)\n\
          jiang-lab --help",
-        fairy = fairychess::cli::USAGE,
-        baroque = baroque::cli::USAGE.replace('\n', "\n           "),
+        fairy = fairychess::cli::jiang_lab_lines(fairychess::cli::USAGE),
+        baroque = fairychess::cli::jiang_lab_lines(baroque::cli::USAGE),
     )
 }
 

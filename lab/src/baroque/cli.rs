@@ -19,12 +19,12 @@ use crate::baroque::tune::{
 use crate::flags::Flags;
 use jiang::baroque::eval::{Params, DEFAULT_PARAMS};
 
-/// The usage line of `jiang-lab tune baroque`.
+/// The usage lines of `jiang-lab tune baroque`.
 pub const USAGE: &str =
     "tune baroque fit [--games N] [--rounds N] [--resamples N] [--base CHANGES] \
 [--nodes N] [--random-plies N] [--max-plies N] [--seed S]\n\
 tune baroque match [--variant CHANGES] [--base CHANGES] [--pairs N] [--nodes N] \
-[--random-plies N] [--max-plies N] [--seed S]\n\
+[--random-plies N] [--max-plies N] [--seed S]\n    \
 (CHANGES: name=value,... as in jiang::baroque::eval::Params, e.g. king_open=10,value.2=500)";
 
 /// Runs `fit` or `match` with their options.
@@ -39,7 +39,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             let known = [&SELF_PLAY[..], &["variant", "base", "pairs"]].concat();
             weights_match(&Flags::parse(&args[1..], &known)?)
         }
-        _ => Err(format!("usage: jiang-lab {USAGE}")),
+        _ => Err("fit or match (options: jiang-lab --help)".to_string()),
     }
 }
 

@@ -374,12 +374,18 @@ fn positions(args: &[String]) -> ExitCode {
     }
 }
 
-/// The usage line of `jiang-lab tune fairychess`.
-pub const USAGE: &str = "tune fairychess moves < FENS | perft DEPTH FEN \
-| selfplay GAMES NODES SEED [imbalanced] | fit GAMESFILE ITERATIONS [material] \
-| rust WEIGHTSFILE | weights | match WEIGHTSFILE PAIRS NODES SEED [imbalanced] \
-| endgames WHITE-BLACK,... NODES GAMES SEED [WEIGHTSFILE] | search FEN [NODES] \
-| evalbench GAMESFILE [REPEATS] | positions GAMESFILE EVERY";
+/// The usage lines of `jiang-lab tune fairychess`.
+pub const USAGE: &str = "tune fairychess moves < FENS\n\
+tune fairychess perft DEPTH FEN\n\
+tune fairychess selfplay GAMES NODES SEED [imbalanced]\n\
+tune fairychess fit GAMESFILE ITERATIONS [material]\n\
+tune fairychess rust WEIGHTSFILE\n\
+tune fairychess weights\n\
+tune fairychess match WEIGHTSFILE PAIRS NODES SEED [imbalanced]\n\
+tune fairychess endgames WHITE-BLACK,... NODES GAMES SEED [WEIGHTSFILE]\n\
+tune fairychess search FEN [NODES]\n\
+tune fairychess evalbench GAMESFILE [REPEATS]\n\
+tune fairychess positions GAMESFILE EVERY";
 
 /// Runs one of the helpers (`args[0]` names it).
 pub fn run(args: &[String]) -> ExitCode {
@@ -402,8 +408,23 @@ pub fn run(args: &[String]) -> ExitCode {
             ExitCode::SUCCESS
         }
         _ => {
-            eprintln!("usage: jiang-lab {USAGE}");
+            eprintln!("usage:\n{}", jiang_lab_lines(USAGE));
             ExitCode::from(2)
         }
     }
+}
+
+/// `usage` with each command line prefixed by the binary's name.
+pub fn jiang_lab_lines(usage: &str) -> String {
+    usage
+        .lines()
+        .map(|l| {
+            if l.starts_with("tune ") {
+                format!("jiang-lab {l}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
