@@ -12,9 +12,10 @@ king capture (extinction) and "no legal move loses", not the two draws, so they 
 applied here on top of it, as xqmatch's referee does: a position with only the two kings,
 or with 100 plies played (2*(fullmove-1) + 1 if Black to move), has no moves.
 
-jiang is reached through its example binary (`cargo build --release --example
-fairychess`; JIANG=path overrides target/release/examples/fairychess), which reads FENs
-on stdin and prints `FEN|moves|child counts` per line.
+jiang is reached through the lab's fairychess helpers (`cargo build --release -p
+jiang-lab`, then `jiang-lab tune fairychess moves`; JIANG=path overrides
+target/release/jiang-lab), which read FENs on stdin and print `FEN|moves|child counts`
+per line.
 
   python3 perft/fairychess_crosscheck.py [--positions 1000] [--seed 1] [--verbose]
       [--fsf PATH [--fsf-depth 4] [--fsf-positions 200]]
@@ -42,7 +43,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from uci_engine import Engine  # noqa: E402
 
-JIANG = os.environ.get("JIANG", os.path.join(ROOT, "target", "release", "examples", "fairychess"))
+JIANG = os.environ.get("JIANG", os.path.join(ROOT, "target", "release", "jiang-lab"))
+# The helpers' subcommand of jiang-lab.
+FAIRYCHESS = [JIANG, "tune", "fairychess"]
 
 # The rules for pyffish (one file, shared with tools/fairychess/cases.py).
 with open(os.path.join(ROOT, "perft", "fairychess_variant.ini")) as _f:
@@ -190,7 +193,7 @@ class Fsf(Engine):
 
 
 def jiang_perft(fen, depth):
-    out = subprocess.run([JIANG, "perft", str(depth), fen], capture_output=True, text=True,
+    out = subprocess.run(FAIRYCHESS + ["perft", str(depth), fen], capture_output=True, text=True,
                          check=True).stdout
     for line in out.splitlines():
         if line.startswith("Nodes searched"):
@@ -236,7 +239,7 @@ def main():
     fens = list(FIXED)
     while len(fens) < args.positions:
         fens.append(random_position(rng))
-    proc = subprocess.run([JIANG, "moves"], input="\n".join(fens) + "\n",
+    proc = subprocess.run(FAIRYCHESS + ["moves"], input="\n".join(fens) + "\n",
                           capture_output=True, text=True, check=True)
     lines = proc.stdout.splitlines()
     if len(lines) != len(fens):

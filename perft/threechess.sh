@@ -4,7 +4,7 @@
 #
 # Usage: perft/threechess.sh [DEPTH]   (default 5; deeper depths are printed unchecked)
 #
-# Runs `threechess-match perft DEPTH` (tools/threechess, release build): bulk-counted
+# Runs `jiang-lab threechess-match perft DEPTH` (the lab/ workspace member, release build): bulk-counted
 # perft with make/unmake through jiang's ThreeChess move generator. Exits 1 on a wrong
 # count.
 set -euo pipefail
@@ -14,8 +14,8 @@ depth="${1:-5}"
 [[ "$depth" =~ ^[0-9]+$ && "$depth" -ge 1 ]] || { echo "DEPTH must be a positive number" >&2; exit 2; }
 expected=(0 20 400 8000 178080 3961256)
 
-cargo build --release --quiet --manifest-path "$root/tools/threechess/Cargo.toml"
-bin="$root/tools/threechess/target/release/threechess-match"
+cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p jiang-lab
+bin="$root/target/release/jiang-lab"
 
 status=0
 while read -r _ d nodes _ secs _ nps _; do
@@ -25,5 +25,5 @@ while read -r _ d nodes _ secs _ nps _; do
         verdict="(no reference count)"
     fi
     printf 'perft %d: %12d nodes %8.3f s %12d nodes/s  %s\n' "$d" "$nodes" "$secs" "$nps" "$verdict"
-done < <("$bin" perft "$depth")
+done < <("$bin" threechess-match perft "$depth")
 exit $status

@@ -26,7 +26,6 @@ pub mod search;
 pub mod threechess;
 pub mod time;
 pub mod tt;
-pub mod tune;
 pub mod xiangqi;
 
 /// The list of games (kept at the crate root for its users: `jiang::games::VARIANTS`).

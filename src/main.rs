@@ -8,16 +8,9 @@ fn usage() -> &'static str {
     "usage: jiang                    read UCCI/UCI/terminal commands from stdin\n       \
      jiang perft [--variant NAME] DEPTH [FEN]\n                                 count leaf nodes (divide) and report speed\n       \
      jiang bench [DEPTH [hce|nnue]]  fixed-depth search benchmark (node signature, nps)\n       \
-     jiang tune GAMES [PASSES]   fit evaluation weights to game results (Texel)\n       \
-     jiang datagen GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB] [--eval nnue|hce]\n       \
-                                 self-play training positions to stdout (FEN | score | result)\n       \
-     jiang datagen --perturb FILE [--per N] [--plies K] [--depth D] [--seed S]\n       \
-                                 positions a few random plies from FILE's, labelled by a\n       \
-                                 shallow search (FEN | score | -)\n       \
-     jiang train OUT.nnue DATA... [--epochs N] [--lr X] [--batch N] [--lambda X] [--threads N]\n       \
-                                 [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N]\n       \
-                                 train the evaluation network on datagen output\n       \
-     jiang --version | --help"
+     jiang --version | --help\n\n\
+     Offline jobs (data generation, training, tuning) live in the workspace member\n\
+     jiang-lab (lab/): cargo run --release -p jiang-lab -- --help"
 }
 
 fn main() -> ExitCode {
@@ -100,68 +93,6 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some("tune") => {
-            let Some(path) = args.get(1) else {
-                eprintln!(
-                    "tune needs a games file (FEN|moves|result per line)\n{}",
-                    usage()
-                );
-                return ExitCode::from(2);
-            };
-            let passes = args.get(2).and_then(|p| p.parse().ok()).unwrap_or(6);
-            match jiang::tune::run(path, passes) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("tune: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some("datagen") if args.iter().any(|a| a == "--perturb") => {
-            match jiang::xiangqi::datagen::parse_perturb_args(&args[1..]) {
-                Ok(config) => {
-                    let stdout = std::io::stdout();
-                    let mut out = std::io::BufWriter::new(stdout.lock());
-                    match jiang::xiangqi::datagen::perturb(&config, &mut out) {
-                        Ok(()) => ExitCode::SUCCESS,
-                        Err(e) => {
-                            eprintln!("datagen: {e}");
-                            ExitCode::from(1)
-                        }
-                    }
-                }
-                Err(e) => {
-                    eprintln!("{e}\n{}", usage());
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some("datagen") => match jiang::xiangqi::datagen::parse_args(&args[1..]) {
-            Ok(config) => {
-                let stdout = std::io::stdout();
-                let mut out = std::io::BufWriter::new(stdout.lock());
-                match jiang::xiangqi::datagen::run(&config, &mut out) {
-                    Ok(()) => ExitCode::SUCCESS,
-                    Err(e) => {
-                        eprintln!("datagen: {e}");
-                        ExitCode::from(1)
-                    }
-                }
-            }
-            Err(e) => {
-                eprintln!("{e}\n{}", usage());
-                ExitCode::from(2)
-            }
-        },
-        Some("train") => match jiang::xiangqi::nnue::train::parse_args(&args[1..])
-            .and_then(|c| jiang::xiangqi::nnue::train::run(&c))
-        {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("train: {e}\n{}", usage());
-                ExitCode::from(2)
-            }
-        },
         Some("--version") | Some("-V") => {
             println!("{}", protocol::ENGINE_NAME);
             ExitCode::SUCCESS

@@ -22,9 +22,8 @@
 #[path = "common/rng.rs"]
 mod rng;
 
-use jiang::microchess::census::starts;
 use jiang::microchess::table::StateTable;
-use jiang::microchess::{choose, solution, Kind, Move, Piece, Position, Side};
+use jiang::microchess::{choose, solution, starts, Kind, Move, Piece, Position, Side};
 use rng::Rng;
 
 /// Starts sampled per opponent (each played with jiang as White and as Black).

@@ -3,11 +3,7 @@
 //! front end's [`Rules`] behaviour.
 
 use jiang::game::Rules;
-use jiang::microchess::census::reachable;
-use jiang::microchess::table::layer;
-use jiang::microchess::{
-    Ending, Move, Piece, Position, Side, Square, Status, HANDOUT_FEN, MAX_PLIES,
-};
+use jiang::microchess::{Ending, Move, Piece, Position, Side, Square, Status, HANDOUT_FEN};
 
 fn sq(s: &str) -> Option<Square> {
     Some(Square::parse(s).expect("square"))
@@ -81,33 +77,6 @@ fn perft_matches_pyffish_without_the_last_move_rule() {
         records += 1;
     }
     assert_eq!(records, 60);
-}
-
-#[test]
-fn every_reachable_state_round_trips_through_fen() {
-    let seen = reachable();
-    for plies in 0..=MAX_PLIES {
-        for pos in layer(plies).filter(|p| seen.get(p)) {
-            let text = pos.to_fen();
-            assert_eq!(Position::from_fen(&text), Ok(pos), "{text}");
-        }
-    }
-}
-
-#[test]
-fn refused_king_less_states_are_unreachable() {
-    let seen = reachable();
-    let mut refused = 0;
-    for plies in 0..=MAX_PLIES {
-        for pos in layer(plies) {
-            if Position::from_placement(pos.placement(), plies).is_err() {
-                assert!(!seen.get(&pos), "{} is reachable", pos.to_fen());
-                assert!(!pos.has(Piece::WhiteKing) || !pos.has(Piece::BlackKing));
-                refused += 1;
-            }
-        }
-    }
-    assert!(refused > 0);
 }
 
 #[test]

@@ -1,15 +1,14 @@
 //! ThreeChess search: takes a king when it can, saves its own, obeys node limits, root
 //! move restrictions and stop; its reports are consistent; the whole-game clock budget
-//! never runs out; the reference's agents behave as published.
+//! never runs out. (The reference's agents are tested with them in `lab/`.)
 
 use jiang::search::SearchControl;
-use jiang::threechess::agents::{Agent, GreedyAgent, RandomAgent};
 use jiang::threechess::eval::OTHER_CAPTURE;
 use jiang::threechess::search::{
-    fallible_chances, observed_greed, search, time_budget, Algorithm, Chances, ThreeInfo,
-    ThreeLimits, ThreeResult, WIN_BOUND,
+    fallible_chances, search, time_budget, Algorithm, Chances, ThreeInfo, ThreeLimits, ThreeResult,
+    WIN_BOUND,
 };
-use jiang::threechess::{Board, Kind, Move, Player, Square};
+use jiang::threechess::{Board, Move, Player};
 use jiang::time::TimeSettings;
 use jiang::tt::TranspositionTable;
 use std::sync::Mutex;
@@ -191,33 +190,6 @@ fn the_model_counts_a_king_one_opponent_will_take_from_the_other_next_round() {
 }
 
 #[test]
-fn observed_greed_tells_the_greedy_agent_from_the_random_one() {
-    assert_eq!(observed_greed(&Board::startpos()), EVEN, "no evidence yet");
-    // The first of these seeds' games that lasts long enough to tell (a greedy agent
-    // often takes a random one's king early).
-    let b = (1..100u64)
-        .map(|seed| {
-            let mut agents: [Box<dyn Agent>; 3] = [
-                Box::new(GreedyAgent::new(seed)),
-                Box::new(RandomAgent::new(seed + 100)),
-                Box::new(RandomAgent::new(seed + 200)),
-            ];
-            let mut b = Board::startpos();
-            while !b.finished() && b.plies() < 120 {
-                let m = agents[b.side_to_move().index()].choose(&b).expect("a move");
-                b.make_move(m);
-            }
-            b
-        })
-        .find(|b| b.plies() >= 45)
-        .expect("a long game");
-    let greed = observed_greed(&b);
-    assert!(greed[Player::Blue.index()] > 0.75, "{greed:?}");
-    assert!(greed[Player::Green.index()] < 0.35, "{greed:?}");
-    assert!(greed[Player::Red.index()] < 0.35, "{greed:?}");
-}
-
-#[test]
 fn against_fallible_opponents_the_root_prefers_a_threat_to_a_pawn() {
     // Blue's queen can take a Red pawn, or go for Green's king, which a random Green
     // (its king boxed in by its own pawns) and a random Red mostly leave en prise.
@@ -324,33 +296,4 @@ fn the_whole_game_budget_is_spent_but_never_runs_out() {
     // At the start the budget is several seconds: the time is used.
     let (soft, _) = time_budget(Duration::from_secs(300), 0, &settings);
     assert!(soft >= Duration::from_secs(5), "{soft:?}");
-}
-
-#[test]
-fn greedy_takes_the_most_valuable_piece_and_random_moves_legally() {
-    // Blue's queen on BD4 can take a Green knight (GF4), a Green pawn (GE2, shielding
-    // Green's king) or a Red queen (RD4).
-    let b = Board::from_fen("3bQ4/8/8/4bK3|5gN2/8/4gP3/4gK3|3rQ4/8/8/4rK3 b").unwrap();
-    let mut greedy = GreedyAgent::new(1);
-    for _ in 0..20 {
-        assert_eq!(greedy.choose(&b), Some(mv("BD4RD4")));
-    }
-    // With no capture, any legal move; random agents only ever move legally.
-    let start = Board::startpos();
-    let mut random = RandomAgent::new(2);
-    let mut seen = std::collections::HashSet::new();
-    for _ in 0..400 {
-        let m = random.choose(&start).unwrap();
-        assert!(start.is_legal(m));
-        seen.insert(m);
-        let g = greedy.choose(&start).unwrap();
-        assert!(start.is_legal(g));
-    }
-    // It reaches every one of Blue's 20 first moves.
-    assert_eq!(seen.len(), 20);
-    // The greedy agent takes a king whenever it can (40 beats a queen's 9).
-    let b = Board::from_fen("3bQ4/8/8/4bK3|5gN2/8/4gP3/4gK3|3rK4/8/8/8 b").unwrap();
-    let r = b.piece_at(Square::parse("RD4").unwrap()).unwrap();
-    assert_eq!(r.kind(), Kind::King);
-    assert_eq!(greedy.choose(&b), Some(mv("BD4RD4")));
 }

@@ -7,7 +7,6 @@
 //! * [`captures`]: the five capture methods and the "could be captured" test;
 //! * [`position`]: mailbox + bitboards, Zobrist key, make/unmake;
 //! * [`fen`], [`movegen`], [`rules`] (game end), [`see`], [`eval`], [`display`];
-//! * [`tune`]: self-play at fixed nodes, matches between weights, the material fit;
 //! * [`xboard`]: how XBoard (CECP) is told the game and its moves.
 
 pub mod bitboard;
@@ -21,7 +20,6 @@ pub mod movegen;
 pub mod position;
 pub mod rules;
 pub mod see;
-pub mod tune;
 pub mod types;
 pub mod xboard;
 pub mod zobrist;

@@ -7,7 +7,8 @@
 //!   slider lookups; [`position`]: the board, make/unmake, the end-of-game rules;
 //! * [`fen`], [`movegen`], [`see`], [`eval`] (weights in [`weights`]), [`display`];
 //! * the [`crate::game::Rules`] and [`crate::game::Game`] implementations (`game_impl`);
-//! * [`tune`]: self-play games and the fitting of the evaluation weights to them.
+//! * self-play games and the fitting of the evaluation weights to them live in the
+//!   `jiang-lab` crate (`jiang-lab tune fairychess`).
 
 pub mod attacks;
 pub mod display;
@@ -17,7 +18,6 @@ mod game_impl;
 pub mod movegen;
 pub mod position;
 pub mod see;
-pub mod tune;
 pub mod types;
 pub mod weights;
 pub mod zobrist;

@@ -1,8 +1,8 @@
 //! The evaluation weights, `[middlegame, endgame]` per feature of `eval.rs`.
 //!
 //! [`HAND_SET`] are the hand-set starting values; [`WEIGHTS`], what the engine plays
-//! with, were fitted from them (`tune.rs`, `cargo run --release --example fairychess --
-//! fit FILE 2000`) to 33,731 positions from about 800 games against Fairy-Stockfish, each
+//! with, were fitted from them (`jiang-lab tune fairychess fit FILE 2000`, in the `lab/`
+//! workspace member) to 33,731 positions from about 800 games against Fairy-Stockfish, each
 //! labelled with Fairy-Stockfish's own score of it (`tools/fairychess/fsf_labels.py`). A
 //! game result is a poor label here, 95 % of these games are drawn at the 100-ply limit;
 //! a depth-14 search's score is not. See the README for what the fit changed in play.
@@ -56,7 +56,7 @@ pub type Weights = [[i32; 2]; N_FEATURES];
 pub static HAND_SET: Weights = build();
 
 /// The weights the evaluation uses (fitted, see the module comment), as
-/// `cargo run --release --example fairychess -- rust FILE` writes them.
+/// `jiang-lab tune fairychess rust FILE` writes them.
 #[rustfmt::skip]
 pub static WEIGHTS: Weights = [
     // Material

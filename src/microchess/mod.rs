@@ -9,11 +9,9 @@
 //! * [`fen`]: `2R1/3r/Kk2/4 w - - 0 1` in and out, validated.
 //! * [`table`]: a value per state and backward induction.
 //! * [`solve`]: the solution and the move chooser ([`choose`], [`value`]).
-//! * [`census`]: the starts, their solved figures and the handout's board positions.
 //! * `rules_impl`: [`crate::game::Rules`] for the front end.
 //! * [`chooser`]: the move chooser the engine plays it with (answers from the table).
 
-pub mod census;
 pub mod chooser;
 pub mod fen;
 pub mod position;
@@ -23,7 +21,7 @@ pub mod table;
 pub mod types;
 
 pub use fen::HANDOUT_FEN;
-pub use position::{Ending, Position, Status, MAX_PLIES};
+pub use position::{starts, Ending, Position, Status, MAX_PLIES};
 pub use rules_impl::{diagram, eval_report, game_end};
 pub use solve::{choose, solution, value, Choice, Solution, Value};
 pub use types::{Kind, Move, Piece, Side, Square};

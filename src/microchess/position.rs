@@ -19,8 +19,9 @@ pub const MAX_PLIES: u8 = 30;
 /// Marks a captured piece in the square table.
 const GONE: u8 = 16;
 
-/// Placement codes: each of the four pieces on one of 16 squares or gone, base 17.
-pub(crate) const PLACEMENT_CODES: usize = 17 * 17 * 17 * 17;
+/// Placement codes: each of the four pieces on one of 16 squares or gone, base 17
+/// (public for the census in `jiang-lab`, which dedupes boards through them).
+pub const PLACEMENT_CODES: usize = 17 * 17 * 17 * 17;
 
 /// King steps.
 const KING_STEPS: [(i8, i8); 8] = [
@@ -122,7 +123,7 @@ impl Position {
     /// The placement as a number below [`PLACEMENT_CODES`] (each piece's square or
     /// [`GONE`], base 17, White king lowest).
     #[inline(always)]
-    pub(crate) fn placement_code(&self) -> usize {
+    pub fn placement_code(&self) -> usize {
         self.squares
             .iter()
             .rev()
@@ -410,6 +411,18 @@ impl Position {
         }
         Ok(())
     }
+}
+
+/// Every start: the four pieces on distinct squares, White to move, no ply played.
+pub fn starts() -> impl Iterator<Item = Position> {
+    let squares = || Square::all().map(Some);
+    squares().flat_map(move |k| {
+        squares().flat_map(move |r| {
+            squares().flat_map(move |bk| {
+                squares().filter_map(move |br| Position::from_placement([k, r, bk, br], 0).ok())
+            })
+        })
+    })
 }
 
 #[cfg(test)]

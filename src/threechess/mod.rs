@@ -13,9 +13,7 @@
 //! * [`eval`]: evaluation per player.
 //! * [`search`]: the three-player search and the whole-game clock.
 //! * [`chooser`]: the move chooser the engine plays it with (the search, its clock).
-//! * [`agents`]: the reference's random and greedy agents, as opponents for testing.
 
-pub mod agents;
 pub mod board;
 pub mod chooser;
 pub mod display;

@@ -2,7 +2,6 @@
 
 pub mod attacks;
 pub mod bitboard;
-pub mod datagen;
 pub mod display;
 pub mod eval;
 pub mod fen;

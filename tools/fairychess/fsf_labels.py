@@ -5,7 +5,7 @@ Reads xqmatch JSON files (`xqmatch.py --variant fairychess ... --json FILE`, one
 named `fsf`) and writes, for each position where Fairy-Stockfish was to move and reported
 a centipawn score from depth 8 or more, `FEN|p` with p = 1 / (1 + 10^(-cp/400)) from
 White's view: the labelled-position input of the evaluation fit
-(`cargo run --release --example fairychess -- fit FILE ITERATIONS`, which fits its own
+(`cargo run --release -p jiang-lab -- tune fairychess fit FILE ITERATIONS`, which fits its own
 scale K, so the 400 only has to be monotone). Duplicate positions and the first four plies
 are skipped; mate scores are left out (they say nothing about the weights).
 

@@ -2,8 +2,8 @@
 """Piece values measured from game results: a logistic fit of each game's result on the
 material imbalance at its start.
 
-Reads self-play games (`FEN|moves|result` lines, as `cargo run --release --example
-fairychess -- selfplay GAMES NODES SEED imbalanced` writes them: random-army starts with
+Reads self-play games (`FEN|moves|result` lines, as `cargo run --release -p
+jiang-lab -- tune fairychess selfplay GAMES NODES SEED imbalanced` writes them: random-army starts with
 one or two pieces taken from a random side). For each game, x = (White's count - Black's
 count) per kind (R B N S C) at the start, y = White's score (1, 1/2, 0). The model is
 E[y] = 1 / (1 + exp(-(b0 + sum_k b_k x_k))), fitted by maximum likelihood (Newton's

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns xqmatch JSON files of jiang games into training data lines `FEN | score | result`
-(score from Red's view, result Red's 1/0.5/0), for `jiang train`. Keeps positions where the
+(score from Red's view, result Red's 1/0.5/0), for `jiang-lab train`. Keeps positions where the
 side to move is not in check, its engine is jiang (score known), the move played is quiet and
 the score is not a mate. Games ended by forfeit are skipped."""
 import json, sys

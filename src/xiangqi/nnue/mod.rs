@@ -1,5 +1,5 @@
-//! The learned evaluation: a small NNUE-style network trained by `jiang train` on
-//! positions from `jiang datagen`.
+//! The learned evaluation: a small NNUE-style network trained by `jiang-lab train` on
+//! positions from `jiang-lab datagen` (the `lab/` workspace member).
 //!
 //! # Architecture
 //!
@@ -32,8 +32,6 @@
 
 // Index loops over parallel arrays (weights, gradients, moments) read best as they are.
 #![allow(clippy::needless_range_loop)]
-
-pub mod train;
 
 use super::position::Position;
 use super::types::{Color, Piece, Square};

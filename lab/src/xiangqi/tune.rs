@@ -9,8 +9,8 @@
 //! whether the fit generalises. The tuned [`EvalParams`] are printed as Rust source for
 //! `DEFAULT_PARAMS`.
 
-use crate::xiangqi::eval::{evaluate_with, EvalParams, EvalTables, Score, DEFAULT_PARAMS};
-use crate::xiangqi::{Color, GenType, Position};
+use jiang::xiangqi::eval::{evaluate_with, EvalParams, EvalTables, Score, DEFAULT_PARAMS};
+use jiang::xiangqi::{Color, GenType, Position};
 
 /// A training position and its game's result from Red's view (1, 0.5 or 0).
 struct Sample {
@@ -75,7 +75,7 @@ fn is_quiet(pos: &Position) -> bool {
     if pos.in_check() {
         return false;
     }
-    let mut captures = crate::movelist::MoveList::new();
+    let mut captures = jiang::movelist::MoveList::new();
     pos.generate(GenType::Captures, &mut captures);
     !captures.iter().any(|&m| pos.see_ge(m, 1))
 }
@@ -136,7 +136,7 @@ fn visit(p: &mut EvalParams, f: &mut dyn FnMut(&mut i32)) {
     }
     // Soldier tables stay hand-set: how a soldier gains value as it nears the palace is
     // known, and games reach its deep squares too rarely to fit them.
-    let soldier = crate::xiangqi::PieceKind::Soldier.index();
+    let soldier = jiang::xiangqi::PieceKind::Soldier.index();
     let tables = p
         .pst_mg
         .iter_mut()

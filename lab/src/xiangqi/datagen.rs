@@ -18,10 +18,10 @@
 //! ahead, or as a draw after [`MAX_PLIES`] plies. The output is flushed after each game,
 //! so a partial file is usable.
 
-use super::{Color, Move, Position};
-use crate::game::Rules;
-use crate::search::{self, Limits, SearchControl, SearchState};
-use crate::tt::{TranspositionTable, MATE_BOUND};
+use jiang::game::Rules;
+use jiang::search::{self, Limits, SearchControl, SearchState};
+use jiang::tt::{TranspositionTable, MATE_BOUND};
+use jiang::xiangqi::{Color, Move, Position};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::Write;
@@ -63,7 +63,7 @@ impl Default for DatagenConfig {
             random_plies_max: 10,
             seed: 1,
             hash_mb: 16,
-            nnue: super::nnue::DEFAULT_ENABLED,
+            nnue: jiang::xiangqi::nnue::DEFAULT_ENABLED,
         }
     }
 }

@@ -17,23 +17,11 @@
 //! made the last move, in a corner between the capturer's king and rook cannot happen
 //! (the rook could not have got there), 4 corners × 2 × 2 colours.
 
-use super::position::{Position, Status, PLACEMENT_CODES};
-use super::solve::Solution;
-use super::table::{layer, StateTable};
-use super::types::{Kind, Piece, Side, Square};
+use jiang::microchess::position::{starts, Position, Status, PLACEMENT_CODES};
+use jiang::microchess::solve::Solution;
+use jiang::microchess::table::{layer, StateTable};
+use jiang::microchess::types::{Kind, Piece, Side, Square};
 use std::collections::HashSet;
-
-/// Every start: the four pieces on distinct squares, White to move, no ply played.
-pub fn starts() -> impl Iterator<Item = Position> {
-    let squares = || Square::all().map(Some);
-    squares().flat_map(move |k| {
-        squares().flat_map(move |r| {
-            squares().flat_map(move |bk| {
-                squares().filter_map(move |br| Position::from_placement([k, r, bk, br], 0).ok())
-            })
-        })
-    })
-}
 
 /// What the solution says about the starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +55,7 @@ pub fn reachable() -> StateTable<bool> {
     for pos in starts() {
         seen.set(&pos, true);
     }
-    for plies in 0..=super::position::MAX_PLIES {
+    for plies in 0..=jiang::microchess::position::MAX_PLIES {
         for pos in layer(plies) {
             if seen.get(&pos) {
                 for &m in pos.legal_moves().iter() {
@@ -145,7 +133,7 @@ pub fn census() -> Census {
     };
     // Dedupe through a flat table (placement code × 3 indicators) before hashing.
     let mut met = vec![false; PLACEMENT_CODES * 3];
-    for plies in 0..=super::position::MAX_PLIES {
+    for plies in 0..=jiang::microchess::position::MAX_PLIES {
         for pos in layer(plies).filter(|p| seen.get(p)) {
             census.states += 1;
             if !matches!(pos.status(), Status::Over(_)) {

@@ -1,4 +1,5 @@
-//! Command-line helpers for the fairychess game, outside the protocol front end:
+//! `jiang-lab tune fairychess`: command-line helpers for the fairychess game, outside the
+//! protocol front end:
 //!
 //! * `moves`: reads FENs (one per line) on stdin; for each prints one line
 //!   `FEN|m1 m2 …|child-count child-count …` — the legal moves and, for each of them in
@@ -22,9 +23,10 @@
 //!   games (a `selfplay` file).
 //! * `positions GAMESFILE EVERY`: every EVERY-th quiet position of the games (to label).
 //!
-//! `cargo run --release --example fairychess -- perft 3 "<FEN>"`
+//! `cargo run --release -p jiang-lab -- tune fairychess perft 3 "<FEN>"`
 
-use jiang::fairychess::{tune, PieceKind, Position};
+use crate::fairychess::tune;
+use jiang::fairychess::{PieceKind, Position};
 use jiang::game::Rules;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -372,8 +374,21 @@ fn positions(args: &[String]) -> ExitCode {
     }
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// The usage lines of `jiang-lab tune fairychess`.
+pub const USAGE: &str = "tune fairychess moves < FENS\n\
+tune fairychess perft DEPTH FEN\n\
+tune fairychess selfplay GAMES NODES SEED [imbalanced]\n\
+tune fairychess fit GAMESFILE ITERATIONS [material]\n\
+tune fairychess rust WEIGHTSFILE\n\
+tune fairychess weights\n\
+tune fairychess match WEIGHTSFILE PAIRS NODES SEED [imbalanced]\n\
+tune fairychess endgames WHITE-BLACK,... NODES GAMES SEED [WEIGHTSFILE]\n\
+tune fairychess search FEN [NODES]\n\
+tune fairychess evalbench GAMESFILE [REPEATS]\n\
+tune fairychess positions GAMESFILE EVERY";
+
+/// Runs one of the helpers (`args[0]` names it).
+pub fn run(args: &[String]) -> ExitCode {
     match args.first().map(String::as_str) {
         Some("moves") => moves(),
         Some("perft") => perft(&args[1..]),
@@ -393,14 +408,23 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         _ => {
-            eprintln!(
-                "usage: fairychess moves < FENS | perft DEPTH FEN | selfplay GAMES NODES SEED \
-                 [imbalanced] | fit GAMESFILE ITERATIONS [material] \
-                 | rust WEIGHTSFILE | weights | match WEIGHTSFILE PAIRS NODES SEED [imbalanced] \
-                 | endgames WHITE-BLACK,... NODES GAMES SEED [WEIGHTSFILE] | search FEN [NODES] \
-                 | evalbench GAMESFILE [REPEATS] | positions GAMESFILE EVERY"
-            );
+            eprintln!("usage:\n{}", jiang_lab_lines(USAGE));
             ExitCode::from(2)
         }
     }
+}
+
+/// `usage` with each command line prefixed by the binary's name.
+pub fn jiang_lab_lines(usage: &str) -> String {
+    usage
+        .lines()
+        .map(|l| {
+            if l.starts_with("tune ") {
+                format!("jiang-lab {l}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -1,4 +1,4 @@
-//! Three-player ThreeChess match runner.
+//! `jiang-lab threechess-match`: the three-player ThreeChess match runner.
 //!
 //! Plays games between three entrants and referees them with jiang's ThreeChess rules
 //! (which match the reference's perft and move lists, see `tests/threechess_rules.rs`).
@@ -10,7 +10,7 @@
 //!   the options given, e.g. `uci:target/release/jiang:ThreeFallibility=3000`), told the game
 //!   with `position startpos moves …` and `go movetime …`, `go nodes …` or `go btime …
 //!   gtime … rtime …`;
-//! * `greedy`, `random`: the reference's sample agents (`jiang::threechess::agents`).
+//! * `greedy`, `random`: the reference's sample agents ([`crate::threechess::agents`]).
 //!
 //! Seats rotate over the six orders of the three entrants (game g uses order g mod 6),
 //! so in a multiple of 6 games every entrant plays every colour equally often.
@@ -21,18 +21,18 @@
 //! player with the higher material score (`Board::reference_score`) wins (+1).
 //!
 //! ```text
-//! threechess-match --players jiang,greedy,greedy --games 60 --movetime 1000
-//! threechess-match --players uci:target/release/jiang,greedy,random --games 60 --clock 300000
-//! threechess-match perft 5
-//! threechess-match fit --games 600 --nodes 10000
+//! jiang-lab threechess-match --players jiang,greedy,greedy --games 60 --movetime 1000
+//! jiang-lab threechess-match --players uci:target/release/jiang,greedy,random --games 60 --clock 300000
+//! jiang-lab threechess-match perft 5
+//! jiang-lab threechess-match fit --games 600 --nodes 10000
 //! ```
 //!
 //! `fit` plays self-play games (three copies of one search at a node budget, after a few
 //! random plies) and fits the material values by logistic regression of each player's
 //! final score on its material (own count minus the others' mean, per kind).
 
+use crate::threechess::agents::{Agent, GreedyAgent, RandomAgent};
 use jiang::search::SearchControl;
-use jiang::threechess::agents::{Agent, GreedyAgent, RandomAgent};
 use jiang::threechess::eval::{Params, DEFAULT_PARAMS};
 use jiang::threechess::search::{self as three, Algorithm, ThreeLimits};
 use jiang::threechess::{Board, Ending, Kind, Move, Player};
@@ -525,9 +525,9 @@ const ORDERS: [[usize; 3]; 6] = [
 
 fn usage() -> ! {
     eprintln!(
-        "usage: threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N] \
-         [--max-plies N] [--seed S] [--verbose]\n       threechess-match perft DEPTH\n\
-         threechess-match fit [--games N] [--nodes N] [--random-plies N] [--max-plies N] [--seed S] [--algorithm A] [--values P,N,B,R,Q]\n\
+        "usage: jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N] \
+         [--max-plies N] [--seed S] [--verbose]\n       jiang-lab threechess-match perft DEPTH\n\
+         jiang-lab threechess-match fit [--games N] [--nodes N] [--random-plies N] [--max-plies N] [--seed S] [--algorithm A] [--values P,N,B,R,Q]\n\
          players: jiang[:paranoid|brs|brs+|maxn[:values=P,N,B,R,Q][:fallible=W]], uci:PATH[:Name=Value...], greedy, random"
     );
     std::process::exit(2)
@@ -777,8 +777,8 @@ fn run_fit(args: &[String]) {
     println!("values={}", scaled.join(","));
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// Runs a match, `perft DEPTH` or `fit …` (the arguments after the subcommand's name).
+pub fn run(args: &[String]) {
     if args.first().map(String::as_str) == Some("fit") {
         run_fit(&args[1..]);
         return;

@@ -16,8 +16,8 @@
 // Index loops over parallel arrays (weights, gradients, moments) read best as they are.
 #![allow(clippy::needless_range_loop)]
 
-use super::{Network, Row, HIDDEN, INPUTS, QA, QB, SCALE};
-use crate::xiangqi::types::PieceKind;
+use jiang::xiangqi::nnue::{Network, Row, HIDDEN, INPUTS, QA, QB, SCALE};
+use jiang::xiangqi::types::PieceKind;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::BufRead;
@@ -555,8 +555,8 @@ fn hce_loss(samples: &[Sample], idx: &[u32], lambda: f32) -> f64 {
     let mut n = 0usize;
     for &i in idx {
         let s = &samples[i as usize];
-        if let Ok(pos) = crate::xiangqi::Position::from_fen(&sample_fen(s)) {
-            let e = crate::xiangqi::eval::evaluate(&pos) as f32;
+        if let Ok(pos) = jiang::xiangqi::Position::from_fen(&sample_fen(s)) {
+            let e = jiang::xiangqi::eval::evaluate(&pos) as f32;
             let d = sigmoid(e / SCALE as f32) - target(s, lambda);
             loss += f64::from(d * d);
             n += 1;
@@ -694,14 +694,15 @@ mod tests {
         assert!((target(&unknown, 0.0) - sigmoid(1.0)).abs() < 1e-6);
         assert!(parse_line("9/9/9/9/9/9/9/9/9/4K4 w - - 0 1 | x | 1").is_none());
         // The trainer's features are the engine's (`super::feature`), side to move first.
-        let pos = crate::xiangqi::Position::from_fen(line.split('|').next().unwrap()).unwrap();
+        let pos = jiang::xiangqi::Position::from_fen(line.split('|').next().unwrap()).unwrap();
         let (mut a, mut b) = ([0u16; 32], [0u16; 32]);
         features(&s, false, &mut a, &mut b);
         let mut engine: Vec<Vec<u16>> = vec![Vec::new(), Vec::new()];
         for sq in pos.occupied() {
             let p = pos.piece_at(sq).unwrap();
-            engine[0].push(super::super::feature(crate::xiangqi::Color::Black, p, sq) as u16);
-            engine[1].push(super::super::feature(crate::xiangqi::Color::Red, p, sq) as u16);
+            engine[0]
+                .push(jiang::xiangqi::nnue::feature(jiang::xiangqi::Color::Black, p, sq) as u16);
+            engine[1].push(jiang::xiangqi::nnue::feature(jiang::xiangqi::Color::Red, p, sq) as u16);
         }
         for (mine, mut theirs) in [a, b].into_iter().zip(engine) {
             let mut mine = mine[..usize::from(s.count)].to_vec();
@@ -728,7 +729,7 @@ mod tests {
             "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 b - - 0 1",
         ] {
             let s = parse_line(&format!("{fen} | 0 | 0.5")).unwrap();
-            let pos = crate::xiangqi::Position::from_fen(fen).unwrap();
+            let pos = jiang::xiangqi::Position::from_fen(fen).unwrap();
             let quantised = net.evaluate(&net.refresh(&pos), pos.side_to_move());
             let mut fs = [[0u16; 32]; 2];
             let [ref mut f0, ref mut f1] = fs;

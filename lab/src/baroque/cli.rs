@@ -1,53 +1,74 @@
-//! Self-play tools for the Baroque evaluation (all ignored: they take minutes to hours).
+//! `jiang-lab tune baroque`: self-play tools for the Baroque evaluation (minutes to
+//! hours each).
 //!
-//! * `material_fit`: self-play at fixed nodes, then the logistic fit of the material
-//!   values with a bootstrap interval over games (see `jiang::baroque::tune`). Env:
-//!   `GAMES` (each from its own opening), `NODES`, `ROUNDS` (refit and replay with the
-//!   fitted values), `SEED`, `RESAMPLES`, `BASE` (weights to start from).
-//! * `weights_match`: the default weights against a variant. Env: `VARIANT` (e.g.
-//!   `king_open=10,value.2=500`), `BASE` (changes to the defaults for both sides),
-//!   `PAIRS`, `NODES`, `SEED`.
+//! * `fit`: self-play at fixed nodes, then the logistic fit of the material values with
+//!   a bootstrap interval over games (see [`crate::baroque::tune`]). Options: `--games`
+//!   (each from its own opening), `--nodes`, `--rounds` (refit and replay with the fitted
+//!   values), `--seed`, `--resamples`, `--base` (weights to start from), and the
+//!   self-play options `--random-plies`, `--max-plies`.
+//! * `match`: the default weights against a variant. Options: `--variant` (e.g.
+//!   `king_open=10,value.2=500`), `--base` (changes to the defaults for both sides),
+//!   `--pairs`, `--nodes`, `--seed`, `--random-plies`, `--max-plies`.
 //!
-//! Run: `nice -n 10 cargo test --release --test baroque_tune -- --ignored --nocapture NAME`.
+//! Run: `nice -n 10 cargo run --release -p jiang-lab -- tune baroque fit --games 100`.
 
-use jiang::baroque::eval::{Params, DEFAULT_PARAMS};
-use jiang::baroque::tune::{
+use crate::baroque::tune::{
     material_fit_with_bootstrap, run_match, run_selfplay, samples, set_param, GameRecord, Sample,
     SelfPlay, SAMPLE_KINDS,
 };
+use crate::flags::Flags;
+use jiang::baroque::eval::{Params, DEFAULT_PARAMS};
 
-fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+/// The usage lines of `jiang-lab tune baroque`.
+pub const USAGE: &str =
+    "tune baroque fit [--games N] [--rounds N] [--resamples N] [--base CHANGES] \
+[--nodes N] [--random-plies N] [--max-plies N] [--seed S]\n\
+tune baroque match [--variant CHANGES] [--base CHANGES] [--pairs N] [--nodes N] \
+[--random-plies N] [--max-plies N] [--seed S]\n    \
+(CHANGES: name=value,... as in jiang::baroque::eval::Params, e.g. king_open=10,value.2=500)";
+
+/// Runs `fit` or `match` with their options.
+pub fn run(args: &[String]) -> Result<(), String> {
+    const SELF_PLAY: [&str; 4] = ["nodes", "random-plies", "max-plies", "seed"];
+    match args.first().map(String::as_str) {
+        Some("fit") => {
+            let known = [&SELF_PLAY[..], &["games", "rounds", "resamples", "base"]].concat();
+            material_fit(&Flags::parse(&args[1..], &known)?)
+        }
+        Some("match") => {
+            let known = [&SELF_PLAY[..], &["variant", "base", "pairs"]].concat();
+            weights_match(&Flags::parse(&args[1..], &known)?)
+        }
+        _ => Err("fit or match (options: jiang-lab --help)".to_string()),
+    }
 }
 
-fn with_changes(base: Params, changes: &str) -> &'static Params {
+/// The parameters `base` with the comma-separated `name=value` changes applied; leaked,
+/// as the self-play players hold `&'static Params`.
+fn with_changes(base: Params, changes: &str) -> Result<&'static Params, String> {
     let mut p = base;
     for c in changes.split(',').filter(|c| !c.trim().is_empty()) {
-        set_param(&mut p, c.trim()).unwrap_or_else(|e| panic!("{e}"));
+        set_param(&mut p, c.trim())?;
     }
-    Box::leak(Box::new(p))
+    Ok(Box::leak(Box::new(p)))
 }
 
-fn config() -> SelfPlay {
-    SelfPlay {
-        nodes: env("NODES", 20_000),
-        random_plies: env("RANDOM_PLIES", 4),
-        max_plies: Some(env("MAX_PLIES", 600)),
-    }
+fn config(flags: &Flags) -> Result<SelfPlay, String> {
+    Ok(SelfPlay {
+        nodes: flags.get("nodes", 20_000)?,
+        random_plies: flags.get("random-plies", 4)?,
+        max_plies: Some(flags.get("max-plies", 600)?),
+    })
 }
 
-#[test]
-#[ignore]
-fn material_fit() {
-    let cfg = config();
-    let games_wanted: usize = env("GAMES", 100);
-    let rounds: usize = env("ROUNDS", 1);
-    let seed: u64 = env("SEED", 1);
-    let resamples: usize = env("RESAMPLES", 200);
-    let mut params: &'static Params = with_changes(DEFAULT_PARAMS, &env("BASE", String::new()));
+/// Self-play rounds, each followed by the material fit (printed on stdout).
+fn material_fit(flags: &Flags) -> Result<(), String> {
+    let cfg = config(flags)?;
+    let games_wanted: usize = flags.get("games", 100)?;
+    let rounds: usize = flags.get("rounds", 1)?;
+    let seed: u64 = flags.get("seed", 1)?;
+    let resamples: usize = flags.get("resamples", 200)?;
+    let mut params: &'static Params = with_changes(DEFAULT_PARAMS, &flags.text("base"))?;
     println!(
         "material fit: {games_wanted} games a round, {} nodes a move, {} random plies, ply cap {:?}, seed {seed}",
         cfg.nodes, cfg.random_plies, cfg.max_plies
@@ -112,16 +133,16 @@ fn material_fit() {
         );
         params = Box::leak(Box::new(next));
     }
+    Ok(())
 }
 
-#[test]
-#[ignore]
-fn weights_match() {
-    let cfg = config();
-    let base = with_changes(DEFAULT_PARAMS, &env("BASE", String::new()));
-    let variant = with_changes(*base, &env("VARIANT", String::new()));
-    let pairs: usize = env("PAIRS", 50);
-    let seed: u64 = env("SEED", 1);
+/// The weights `--variant` against `--base`, each opening played with both colours.
+fn weights_match(flags: &Flags) -> Result<(), String> {
+    let cfg = config(flags)?;
+    let base = with_changes(DEFAULT_PARAMS, &flags.text("base"))?;
+    let variant = with_changes(*base, &flags.text("variant"))?;
+    let pairs: usize = flags.get("pairs", 50)?;
+    let seed: u64 = flags.get("seed", 1)?;
     let mut n = 0;
     let mut reasons = std::collections::BTreeMap::new();
     let r = run_match(variant, base, pairs, &cfg, seed, &mut |a_white, g| {
@@ -142,8 +163,8 @@ fn weights_match() {
     let (elo, margin) = r.elo();
     println!(
         "variant '{}' vs base '{}': +{} -{} ={} of {n}, score {:.1} %, Elo {elo:+.0} ± {margin:.0} ({} nodes/move)",
-        env("VARIANT", String::new()),
-        env("BASE", String::new()),
+        flags.text("variant"),
+        flags.text("base"),
         r.wins,
         r.losses,
         r.draws,
@@ -151,4 +172,5 @@ fn weights_match() {
         cfg.nodes
     );
     println!("endings {reasons:?}");
+    Ok(())
 }

@@ -11,9 +11,9 @@
 //!   legal moves it walked. Like the original, a move reached by several routes is
 //!   proportionally more likely, and it never castles.
 
-use super::board::Board;
-use super::geometry::{KNIGHT_STEP, NONE, PAWN_STEP, RAYS, RAY_LEN, ROOK_RAYS};
-use super::types::{squares_of, Kind, Move, Square};
+use jiang::threechess::board::Board;
+use jiang::threechess::geometry::{KNIGHT_STEP, NONE, PAWN_STEP, RAYS, RAY_LEN, ROOK_RAYS};
+use jiang::threechess::types::{squares_of, Kind, Move, Square};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -16,17 +16,17 @@
 //!   placement tables are kept at mean zero per kind (their mean goes to material), so
 //!   the material weights are the pieces' values.
 
-use super::eval::{
+use jiang::fairychess::eval::{
     feature_counts, phase, BISHOP_PAIR, GROUPS, KING_EN_PRISE, MATERIAL, N_FEATURES, PHASE_MAX,
     PST, SAFE_CHECKS,
 };
-use super::position::Position;
-use super::types::{Color, Move, Piece, PieceKind, Square};
-use super::weights::{Weights, HAND_SET};
-use crate::game::{GenType, Rules};
-use crate::movelist::MoveList;
-use crate::search::{search, Limits, SearchControl};
-use crate::tt::TranspositionTable;
+use jiang::fairychess::position::Position;
+use jiang::fairychess::types::{Color, Move, Piece, PieceKind, Square};
+use jiang::fairychess::weights::{Weights, HAND_SET};
+use jiang::game::{GenType, Rules};
+use jiang::movelist::MoveList;
+use jiang::search::{search, Limits, SearchControl};
+use jiang::tt::TranspositionTable;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::Write as _;
@@ -405,7 +405,8 @@ fn sample_of(pos: &Position, result: f32) -> Sample {
         phase: phase(pos) as f32 / PHASE_MAX as f32,
         features,
         result,
-        bucket: (pos.game_ply() as usize * BUCKETS / super::position::PLY_LIMIT as usize)
+        bucket: (pos.game_ply() as usize * BUCKETS
+            / jiang::fairychess::position::PLY_LIMIT as usize)
             .min(BUCKETS - 1) as u8,
     }
 }
@@ -509,7 +510,7 @@ fn center_tables(w: &mut [[f64; 2]]) {
         let table = PST + kind.index() * 10;
         let mut mean = [0.0f64; 2];
         for i in 0..64 {
-            let x = w[table + super::eval::octant(Square::from_index(i))];
+            let x = w[table + jiang::fairychess::eval::octant(Square::from_index(i))];
             mean[0] += x[0] / 64.0;
             mean[1] += x[1] / 64.0;
         }
@@ -549,7 +550,7 @@ pub fn fit(text: &str, iterations: usize, material_only: bool) -> FitReport {
         .iter()
         .enumerate()
         .map(|(f, w)| {
-            let keep = !material_only || f < MATERIAL + 5 || f == super::eval::TEMPO;
+            let keep = !material_only || f < MATERIAL + 5 || f == jiang::fairychess::eval::TEMPO;
             if material_only && f < MATERIAL + 5 {
                 // Measured from a flat start: every piece 300, nothing assumed.
                 [300.0, 300.0]
@@ -560,8 +561,9 @@ pub fn fit(text: &str, iterations: usize, material_only: bool) -> FitReport {
             }
         })
         .collect();
-    let tunable =
-        |f: usize| !is_fixed(f) && (!material_only || f < MATERIAL + 5 || f == super::eval::TEMPO);
+    let tunable = |f: usize| {
+        !is_fixed(f) && (!material_only || f < MATERIAL + 5 || f == jiang::fairychess::eval::TEMPO)
+    };
     // K: the scale that best maps the starting evaluation to results.
     let mut k = 1.0;
     let mut best = f64::MAX;
@@ -665,7 +667,7 @@ pub fn fit(text: &str, iterations: usize, material_only: bool) -> FitReport {
         report,
         "  bishop pair {:?}, tempo {:?}",
         out[BISHOP_PAIR],
-        out[super::eval::TEMPO]
+        out[jiang::fairychess::eval::TEMPO]
     );
     FitReport {
         weights: out,

@@ -14,14 +14,14 @@
 //!
 //! Run through the ignored tests of `tests/baroque_tune.rs`.
 
-use super::eval::Params;
-use super::movegen::legal_moves;
-use super::position::Position;
-use super::rules::game_end;
-use super::types::{Color, Move, PieceKind};
-use crate::game::{Game, Rules};
-use crate::search::{search, Limits, SearchControl};
-use crate::tt::TranspositionTable;
+use jiang::baroque::eval::Params;
+use jiang::baroque::movegen::legal_moves;
+use jiang::baroque::position::Position;
+use jiang::baroque::rules::game_end;
+use jiang::baroque::types::{Color, Move, PieceKind};
+use jiang::game::{Game, Rules};
+use jiang::search::{search, Limits, SearchControl};
+use jiang::tt::TranspositionTable;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

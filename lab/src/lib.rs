@@ -1,0 +1,50 @@
+//! jiang-lab: the offline jobs around the jiang engine, kept out of the engine crate so
+//! that the engine builds only what it runs. One module per game, as in the engine:
+//!
+//! * [`xiangqi`]: self-play training data ([`xiangqi::datagen`]), the network trainer
+//!   ([`xiangqi::train`]) and the Texel tuning of the hand-written evaluation
+//!   ([`xiangqi::tune`]);
+//! * [`fairychess`]: self-play, matches between weights and the fit of the evaluation
+//!   weights ([`fairychess::tune`], driven by [`fairychess::cli`]);
+//! * [`baroque`]: self-play, matches between weights and the material fit
+//!   ([`baroque::tune`], driven by [`baroque::cli`]);
+//! * [`microchess`]: the census of the solved game ([`microchess::census`]);
+//! * [`threechess`]: the reference's random and greedy agents and the three-player
+//!   match runner;
+//! * [`flags`]: the `--name value` options the subcommands share.
+//!
+//! The binary `jiang-lab` has one subcommand per job (`jiang-lab --help`).
+
+#![warn(missing_docs)]
+
+pub mod flags;
+
+/// Xiangqi: training data, the network trainer, the evaluation tuner.
+pub mod xiangqi {
+    pub mod datagen;
+    pub mod train;
+    pub mod tune;
+}
+
+/// Fairy chess: self-play and the fit of the evaluation weights.
+pub mod fairychess {
+    pub mod cli;
+    pub mod tune;
+}
+
+/// Baroque chess: self-play, weight matches and the material fit.
+pub mod baroque {
+    pub mod cli;
+    pub mod tune;
+}
+
+/// Microchess: counting the starts and board positions of the solved game.
+pub mod microchess {
+    pub mod census;
+}
+
+/// ThreeChess: sample agents and the match runner.
+pub mod threechess {
+    pub mod agents;
+    pub mod match_runner;
+}
