@@ -133,6 +133,49 @@ const fn build_horse_moves() -> [[Blockable; 4]; 90] {
 /// Horse moves from a square: per leg (orthogonal neighbour), the two targets beyond it.
 pub static HORSE_MOVES: [[Blockable; 4]; 90] = build_horse_moves();
 
+const fn build_horse_legs() -> [Bitboard; 90] {
+    let moves = build_horse_moves();
+    let mut t = [Bitboard::EMPTY; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut k = 0;
+        while k < 4 {
+            if moves[sq][k].targets.0 != 0 {
+                t[sq].0 |= moves[sq][k].mask.0;
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Per square, the horse legs that lead to at least one target on the board (the legs of
+/// the [`HORSE_MOVES`] slots with targets): the evaluation's horse-leg term counts a
+/// blocked leg only then.
+pub static HORSE_LEGS: [Bitboard; 90] = build_horse_legs();
+
+const fn build_horse_leg_squares() -> [[u8; 4]; 90] {
+    let moves = build_horse_moves();
+    let mut t = [[0u8; 4]; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut k = 0;
+        while k < 4 {
+            let block = moves[sq][k].block;
+            t[sq][k] = if block < 90 { block } else { sq as u8 };
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Per square, the leg of each [`HORSE_MOVES`] slot as a square index; where the leg is
+/// off the board (and the slot has no targets), the horse's own square, never empty, so
+/// the evaluation reads every slot's leg off the mailbox without a check.
+pub static HORSE_LEG_SQUARES: [[u8; 4]; 90] = build_horse_leg_squares();
+
 const fn build_horse_attackers() -> [[Blockable; 4]; 90] {
     let mut t = [[UNUSED; 4]; 90];
     let mut sq = 0;
@@ -409,6 +452,42 @@ const fn build_lines() -> [Bitboard; 90] {
 /// The other squares of a square's rank and file.
 pub static LINES: [Bitboard; 90] = build_lines();
 
+/// `AHEAD[color][sq]`: the points strictly in front of `sq` (towards the enemy) on its
+/// file, for `color`'s king (the evaluation's open king file), without 128-bit shifts.
+pub static AHEAD: [[Bitboard; 90]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 90]; 2];
+    let mut sq = 0;
+    while sq < 90 {
+        let file = FILES[sq % 9].0;
+        t[0][sq] = Bitboard(file & (!0u128 << (sq + 1)));
+        t[1][sq] = Bitboard(file & ((1u128 << sq) - 1));
+        sq += 1;
+    }
+    t
+};
+
+/// `BETWEEN_BITS[a][b]`: the bits strictly between positions `a` and `b` of a rank word
+/// (indexed by file) or a file word (indexed by rank): [`BETWEEN`] for the occupancy
+/// words of [`chariot_attacks`] and [`cannon_captures`].
+pub static BETWEEN_BITS: [[u16; 10]; 10] = {
+    let mut t = [[0u16; 10]; 10];
+    let mut a = 0;
+    while a < 10 {
+        let mut b = 0;
+        while b < 10 {
+            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+            let mut i = lo + 1;
+            while i < hi {
+                t[a][b] |= 1 << i;
+                i += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,5 +585,25 @@ mod tests {
             set(&["e1", "e2"])
         );
         assert!(BETWEEN[sq("e0").index()][sq("f1").index()].is_empty());
+    }
+
+    #[test]
+    fn horse_tables_match_attack_tables() {
+        for sq in 0..90 {
+            let mut legs = Bitboard::EMPTY;
+            for (k, slot) in HORSE_MOVES[sq].iter().enumerate() {
+                let leg = HORSE_LEG_SQUARES[sq][k] as usize;
+                if slot.block < 90 {
+                    assert_eq!(leg, slot.block as usize);
+                } else {
+                    assert_eq!(leg, sq);
+                    assert!(slot.targets.is_empty());
+                }
+                if slot.targets.any() {
+                    legs |= slot.mask;
+                }
+            }
+            assert_eq!(HORSE_LEGS[sq], legs, "{sq}");
+        }
     }
 }

@@ -14,6 +14,7 @@ pub mod position;
 pub mod rules;
 pub mod see;
 pub mod types;
+pub mod weights;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
