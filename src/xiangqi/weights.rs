@@ -2,7 +2,7 @@
 //! `fairychess/weights.rs` is for its game: the middlegame/endgame pair they are written
 //! in ([`Score`]), what each weight means ([`EvalParams`]) and the values the engine plays
 //! with ([`DEFAULT_PARAMS`]). Kept apart from the evaluation code because they change on
-//! their own: `jiang tune` fits them to game results and prints the new values as Rust
+//! their own: `jiang-lab tune xiangqi` fits them to game results and prints the new values as Rust
 //! source for this file.
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
@@ -206,7 +206,7 @@ impl EvalParams {
 }
 
 /// The default weights: the hand-set values of the first version, fitted to game results
-/// with `jiang tune` (Texel's method, 14 passes, L2 pull towards the hand-set values; the
+/// with `jiang-lab tune xiangqi` (Texel's method, 14 passes, L2 pull towards the hand-set values; the
 /// tempo bonus, phase weights, attack-scale curve and soldier tables stay hand-set).
 /// Data: 632 games of jiang against itself and Fairy-Stockfish (about 50,000 quiet
 /// positions; validation error 0.0769 -> 0.0705). Self-play at 40,000 nodes per move on

@@ -1,4 +1,4 @@
-//! `jiang datagen`: self-play games that produce training data for the evaluation network.
+//! `jiang-lab datagen`: self-play games that produce training data for the evaluation network.
 //!
 //! Each game starts from the start position with a few uniformly random plies (openings
 //! that a quick search finds too unbalanced are thrown away), then both sides play the
@@ -239,7 +239,7 @@ fn play_game(
     }
 }
 
-/// Settings of `jiang datagen --perturb`: cheap extra positions around existing ones.
+/// Settings of `jiang-lab datagen --perturb`: cheap extra positions around existing ones.
 #[derive(Clone, Debug)]
 pub struct PerturbConfig {
     /// Input file: lines starting with a FEN (anything after ` | ` is ignored).

@@ -1,4 +1,4 @@
-//! `jiang train`: fits the network ([`super`]) to positions written by `jiang datagen`.
+//! `jiang-lab train`: fits the network ([`super`]) to positions written by `jiang-lab datagen`.
 //!
 //! Each position's target is a blend of its search score and its game's result, from the
 //! side to move's view: `λ · σ(score / SCALE) + (1 − λ) · result` with `σ` the logistic
@@ -124,7 +124,7 @@ struct Sample {
     result: u8,
 }
 
-/// `result` of positions without a game (`jiang datagen --perturb`): trained on the
+/// `result` of positions without a game (`jiang-lab datagen --perturb`): trained on the
 /// score alone.
 const UNKNOWN_RESULT: u8 = 3;
 

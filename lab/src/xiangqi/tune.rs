@@ -1,4 +1,4 @@
-//! `jiang tune`: fits the evaluation weights to game results (Texel's method).
+//! `jiang-lab tune xiangqi`: fits the evaluation weights to game results (Texel's method).
 //!
 //! Input: one game per line, `FEN|move move …|result` with the result from Red's view
 //! (`1-0`, `0-1`, `1/2-1/2`). From every game the quiet positions after the opening plies

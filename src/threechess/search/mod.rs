@@ -67,7 +67,7 @@ use super::board::Board;
 use super::eval;
 use super::types::{Move, Player};
 use crate::movelist::ListMove;
-use crate::search::SearchControl;
+use crate::time::SearchControl;
 use crate::tt::{TranspositionTable, MATE, MATE_BOUND};
 use std::time::Duration;
 
