@@ -23,7 +23,7 @@ use super::output::{cecp_answer, cecp_thinking, send};
 use super::parse::GoCommand;
 use super::{truncate, Session, ENGINE_NAME};
 use crate::engine::{Answer, Event, EventSink, MAX_HASH_MB, MAX_THREADS};
-use crate::games;
+use crate::engine::games;
 use crate::options::{OptionKind, OptionSpec};
 use crate::xiangqi::fen::MAX_RULE60;
 use std::sync::Arc;
