@@ -12,6 +12,7 @@
 
 pub mod baroque;
 pub mod bench;
+pub mod common;
 pub mod engine;
 pub mod fairychess;
 pub mod game;
