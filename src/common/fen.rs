@@ -101,7 +101,12 @@ impl fmt::Display for FenError {
                 write!(f, "the FEN has {found} fields, expected {expected}")
             }
             FenError::RankCount { found, expected } => {
-                write!(f, "the board has {found} ranks, expected {expected}")
+                write!(f, "the board has {found} ranks, expected {expected} ranks")?;
+                if *found == 10 && *expected != 10 {
+                    // The likeliest mistake: a FEN of jiang's main game.
+                    write!(f, " (a Xiangqi FEN?)")?;
+                }
+                Ok(())
             }
             FenError::RankLength {
                 rank,

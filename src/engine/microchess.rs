@@ -90,12 +90,14 @@ impl GameSession for MicrochessSession {
         Ok(())
     }
     fn play(&mut self, text: &str) -> Result<String, String> {
-        let m = Rules::parse_legal_move(&self.pos, text)?;
+        let m = Rules::parse_legal_move(&self.pos, text).map_err(|e| e.to_string())?;
         Rules::play(&mut self.pos, m);
         Ok(m.to_string())
     }
     fn check_move(&self, text: &str) -> Result<String, String> {
-        Rules::parse_legal_move(&self.pos, text).map(|m| m.to_string())
+        Rules::parse_legal_move(&self.pos, text)
+            .map(|m| m.to_string())
+            .map_err(|e| e.to_string())
     }
     fn set_banned(&mut self, _moves: &[String]) {}
     fn fen(&self) -> String {

@@ -342,13 +342,16 @@ impl<G: Game> GameSession for SearchSession<G> {
         Ok(())
     }
     fn play(&mut self, text: &str) -> Result<String, String> {
-        let m = self.pos.parse_legal_move(text)?;
+        let m = self.pos.parse_legal_move(text).map_err(|e| e.to_string())?;
         self.pos.play(m);
         self.banned.clear();
         Ok(m.to_string())
     }
     fn check_move(&self, text: &str) -> Result<String, String> {
-        self.pos.parse_legal_move(text).map(|m| m.to_string())
+        self.pos
+            .parse_legal_move(text)
+            .map(|m| m.to_string())
+            .map_err(|e| e.to_string())
     }
     fn set_banned(&mut self, moves: &[String]) {
         self.banned = moves
