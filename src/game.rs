@@ -10,6 +10,7 @@
 //! A game the generic search is the wrong tool for implements only [`Rules`] and brings
 //! its own move chooser (Microchess: a solved table; ThreeChess: a three-player search).
 
+use crate::common::{FenError, MoveError};
 use crate::movelist::{ListMove, MoveList};
 use crate::options::{OptionError, OptionSpec, OptionValue};
 use std::fmt::{self, Display};
@@ -106,17 +107,17 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// The start position (for games without a fixed one, a sensible default).
     fn start_position() -> Self;
-    /// Reads a FEN of this game, with a one-line reason when it is not one.
-    fn from_fen(fen: &str) -> Result<Self, String>;
+    /// Reads a FEN of this game; the error's `Display` is a one-line reason.
+    fn from_fen(fen: &str) -> Result<Self, FenError>;
     /// The position as FEN.
     fn to_fen(&self) -> String;
     /// Index into [`Rules::PLAYERS`] of the player to move.
     fn player_to_move(&self) -> usize;
     /// Every legal move (empty when the game is over).
     fn legal_moves(&self) -> Vec<Self::Move>;
-    /// Reads a move in the game's notation and checks that it is legal here, with a
-    /// one-line reason when it is not (malformed, not legal, game over).
-    fn parse_legal_move(&self, text: &str) -> Result<Self::Move, String>;
+    /// Reads a move in the game's notation and checks that it is legal here (the error:
+    /// malformed, not legal, game over).
+    fn parse_legal_move(&self, text: &str) -> Result<Self::Move, MoveError>;
     /// Plays a legal move in the game record (history kept for the rule judge).
     fn play(&mut self, m: Self::Move);
     /// How the game stands by its rules: `None` while it goes on.

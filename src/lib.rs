@@ -13,6 +13,7 @@
 pub mod baroque;
 pub mod bench;
 pub mod chooser;
+pub mod common;
 pub mod engine;
 pub mod fairychess;
 pub mod game;

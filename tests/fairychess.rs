@@ -88,7 +88,10 @@ fn fen_errors() {
         ("4k3/8/8/8/8/8/8/8 w - - 0 1", "White has no king"),
         ("8/8/8/8/8/8/8/4K3 b - - 0 1", "Black has no king"),
         ("rbnsc3/8/8/8/8/8/8/RBNSC3 w - - 0 1", "has no king"),
-        ("4k3/8/8/8/8/8/8/2K1K3 w - - 0 1", "White has 2 kings"),
+        (
+            "4k3/8/8/8/8/8/8/2K1K3 w - - 0 1",
+            "White has more than one king",
+        ),
         // Other games and sizes.
         (
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
@@ -108,11 +111,13 @@ fn fen_errors() {
         ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "unknown piece letter 'Q'"),
         ("4k3/8/8/8/8/8/8/3AK3 w - - 0 1", "unknown piece letter 'A'"),
         ("4k3/8/8/8/8/8/8/4K3 r - - 0 1", "side to move 'r'"),
-        ("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1", "no castling"),
+        ("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1", "unexpected field 'KQ'"),
         ("", "empty FEN"),
     ];
     for (fen, want) in cases {
-        let err = <Position as Rules>::from_fen(fen).expect_err(fen);
+        let err = <Position as Rules>::from_fen(fen)
+            .expect_err(fen)
+            .to_string();
         assert!(err.contains(want), "{fen}: '{err}' lacks '{want}'");
         assert!(!err.contains('\n'), "{fen}: '{err}' is not one line");
     }
@@ -130,7 +135,7 @@ fn move_text_errors() {
         ("c6d5", "a Combatant cannot move from c6 to d5"),
         ("g7g6", "a Squire cannot move"),
     ] {
-        let err = p.parse_legal_move(text).expect_err(text);
+        let err = p.parse_legal_move(text).expect_err(text).to_string();
         assert!(err.contains(want), "{text}: '{err}' lacks '{want}'");
     }
     assert!(p.parse_legal_move("c6c5").is_ok());
@@ -343,10 +348,12 @@ fn king_capture_ends_the_game() {
     assert!(p
         .parse_legal_move("e8e7")
         .unwrap_err()
+        .to_string()
         .contains("game is over"));
     // The board after the capture is written out but cannot be read back.
     assert!(<Position as Rules>::from_fen(&p.to_fen())
         .unwrap_err()
+        .to_string()
         .contains("White has no king"));
 
     // Both kings attacked: whoever moves first captures.

@@ -49,7 +49,7 @@ impl Personality {
     /// personality playing `me` (model-based personalities only).
     fn utilities(self, payoffs: [u8; 2], me: Side) -> (i32, i32) {
         let mine = i32::from(payoffs[me.index()]);
-        let theirs = i32::from(payoffs[me.opponent().index()]);
+        let theirs = i32::from(payoffs[me.flip().index()]);
         match self {
             Optimist => (mine, mine),
             Realist => (mine, theirs),
@@ -113,7 +113,7 @@ impl Player {
         match (self.personality, &self.model) {
             (Nihilist, _) => best_by(rng, pos, |_| 0),
             (Monkey, _) => best_by(rng, pos, |m| match pos.captured(m) {
-                Some(p) if p == Piece::new(me.opponent(), Kind::King) => 2,
+                Some(p) if p == Piece::new(me.flip(), Kind::King) => 2,
                 Some(_) => 1,
                 None => 0,
             }),
@@ -190,8 +190,8 @@ fn jiang_never_gets_less_than_its_guarantee_against_the_horde() {
     .into_iter()
     .enumerate()
     {
-        for jiang_side in Side::BOTH {
-            let mut opponent = Player::new(personality, jiang_side.opponent(), k as u64 * 2 + 1);
+        for jiang_side in Side::ALL {
+            let mut opponent = Player::new(personality, jiang_side.flip(), k as u64 * 2 + 1);
             let j = jiang_side.index();
             let (mut promised, mut got, mut theirs) = (0u64, 0u64, 0u64);
             for &start in &sample {

@@ -181,7 +181,7 @@ fn results_and_payoffs_in_words() {
     );
     assert_eq!(end.winner, Some(0));
     assert!(Rules::legal_moves(&pos).is_empty());
-    let err = pos.parse_legal_move("b2c2").unwrap_err();
+    let err = pos.parse_legal_move("b2c2").unwrap_err().to_string();
     assert!(err.contains("game is over"), "{err}");
 
     // Black's king takes White's; White's rook takes it back: a tie.
@@ -235,7 +235,7 @@ fn moves_from_outside_are_checked() {
         ("c4d3", "not legal"),
         ("c4c4", "not legal"),
     ] {
-        let err = pos.parse_legal_move(text).unwrap_err();
+        let err = pos.parse_legal_move(text).unwrap_err().to_string();
         assert!(err.contains(reason), "{text}: {err}");
     }
     assert_eq!(pos.parse_legal_move("c4a4"), Ok(mv("c4a4")));

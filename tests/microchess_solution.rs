@@ -125,7 +125,7 @@ fn expected_by_recursion(
 fn expected_payoff_against_a_random_opponent_matches_a_recursion() {
     let mut rng = Rng::new(456);
     let all: Vec<Position> = starts().collect();
-    for side in Side::BOTH {
+    for side in Side::ALL {
         let mut memo = HashMap::new();
         for _ in 0..40 {
             let start = all[rng.below(all.len())];
@@ -178,7 +178,7 @@ fn forced_wins_take_the_fastest_line() {
     while checked < 60 {
         let start = all[rng.below(all.len())];
         let value = solution().value(&start);
-        let Some(side) = Side::BOTH
+        let Some(side) = Side::ALL
             .into_iter()
             .find(|s| value.guaranteed[s.index()] == 3)
         else {

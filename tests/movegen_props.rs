@@ -20,10 +20,9 @@
 mod common;
 
 use common::{fen_of, fen_of_cells, reachable, sq, to_move, Rng, SlowBoard};
+use jiang::common::{FenError, MoveError};
 use jiang::movelist::MoveList;
-use jiang::xiangqi::{
-    Color, FenError, GenType, Move, MoveError, Piece, PieceKind, Position, Square, START_FEN,
-};
+use jiang::xiangqi::{Color, GenType, Move, Piece, PieceKind, Position, Square, START_FEN};
 use std::collections::HashSet;
 use std::time::Instant;
 

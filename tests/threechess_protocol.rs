@@ -182,14 +182,17 @@ fn bad_input_gets_one_line_and_changes_nothing() {
     for (cmd, expect) in [
         (
             "position startpos moves BE2BE4 GI2GI4",
-            "unknown square `GI2`",
+            "'GI2GI4' is not a ThreeChess move",
         ),
         (
             "position startpos moves BE2BE4 BD2BD4",
             "blue piece, green is to move",
         ),
-        ("position startpos moves BE2BE4 GE2GE5", "unknown square"),
-        ("position startpos moves BE2BE4 GE2GF3", "not a legal move"),
+        (
+            "position startpos moves BE2BE4 GE2GE5",
+            "not a ThreeChess move",
+        ),
+        ("position startpos moves BE2BE4 GE2GF3", "not legal"),
         ("position fen 8/8/8/4bK3 b", "three sections"),
         (
             "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",

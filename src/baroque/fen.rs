@@ -8,148 +8,54 @@
 
 use super::position::Position;
 use super::types::{Color, Piece, PieceKind, Square};
-use std::fmt;
+use crate::common::fen::{self, FenError, FenFields};
 
 /// The start position (section 3).
 pub const START_FEN: &str = "cliwkilf/pppppppp/8/8/8/8/PPPPPPPP/FLIWKILC w - - 0 1";
 
-/// Why a FEN was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FenError {
-    /// Nothing but blanks.
-    Empty,
-    /// Not 8 ranks (the number found).
-    RankCount(usize),
-    /// A rank (1..8, as printed) does not describe 8 squares (the number described).
-    RankLength {
-        /// The rank, 8 = Black's back rank.
-        rank: usize,
-        /// Squares it describes.
-        squares: usize,
-    },
-    /// A character that is no piece letter or digit 1–8.
-    UnknownPiece(char),
-    /// More than one king of that colour.
-    ExtraKing(Color),
-    /// The side field is not `w` or `b`.
-    BadSide(String),
-    /// Field 3 or 4 is not `-`.
-    BadField(String),
-    /// The halfmove counter is not a number.
-    BadHalfmove(String),
-    /// The fullmove counter is not a number from 1 on.
-    BadFullmove(String),
-    /// Not 2, 4 or 6 fields (the number found).
-    FieldCount(usize),
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FenError::Empty => write!(f, "empty FEN"),
-            FenError::RankCount(n) => {
-                write!(f, "a Baroque board has 8 ranks, this FEN has {n}")
-            }
-            FenError::RankLength { rank, squares } => write!(
-                f,
-                "rank {rank} describes {squares} squares, a Baroque rank has 8"
-            ),
-            FenError::UnknownPiece(c) => write!(
-                f,
-                "unknown piece letter '{c}' (Baroque pieces: P C L I W K F, lower case for Black)"
-            ),
-            FenError::ExtraKing(c) => write!(f, "{} has more than one king", c.name()),
-            FenError::BadSide(s) => write!(f, "side to move '{s}' is not w or b"),
-            FenError::BadField(s) => {
-                write!(f, "castling and en-passant fields must be '-', found '{s}'")
-            }
-            FenError::BadHalfmove(s) => write!(f, "halfmove counter '{s}' is not a number"),
-            FenError::BadFullmove(s) => {
-                write!(f, "fullmove number '{s}' is not a number from 1 on")
-            }
-            FenError::FieldCount(n) => write!(
-                f,
-                "a Baroque FEN has 6 fields (board side - - halfmove fullmove), this one has {n}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
+/// The field counts a Baroque FEN may have, in words for [`FenError::FieldCount`].
+const FIELDS: &str = "6 (board side - - halfmove fullmove; the last two or four may be left out)";
 
 impl Position {
     /// Reads a FEN.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() {
-            return Err(FenError::Empty);
+        let count = fen.split_whitespace().count();
+        if count != 0 && ![2, 4, 6].contains(&count) && count != 1 {
+            return Err(FenError::FieldCount {
+                found: count,
+                expected: FIELDS,
+            });
         }
-        if ![2, 4, 6].contains(&fields.len()) && fields.len() != 1 {
-            return Err(FenError::FieldCount(fields.len()));
-        }
+        let mut fields = FenFields::new(fen);
+        let ranks = fen::split_ranks(fields.board()?, 8)?;
         let mut pos = Position::empty();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(FenError::RankCount(ranks.len()));
-        }
         let mut kings = [0; 2];
         for (i, text) in ranks.iter().enumerate() {
             let rank = 7 - i as i32;
-            let mut file = 0usize;
-            for c in text.chars() {
-                if let Some(n) = c.to_digit(10).filter(|n| (1..=8).contains(n)) {
-                    file += n as usize;
-                    continue;
-                }
+            fen::read_rank(text, 8, rank as usize + 1, |file, c| {
                 let piece = Piece::from_letter(c).ok_or(FenError::UnknownPiece(c))?;
-                if file < 8 {
-                    if piece.kind() == PieceKind::King {
-                        kings[piece.color().index()] += 1;
-                        if kings[piece.color().index()] > 1 {
-                            return Err(FenError::ExtraKing(piece.color()));
-                        }
+                if piece.kind() == PieceKind::King {
+                    kings[piece.color().index()] += 1;
+                    if kings[piece.color().index()] > 1 {
+                        return Err(FenError::ExtraKing(piece.color().name()));
                     }
-                    let sq =
-                        Square::from_coords(file as i32, rank).ok_or(FenError::RankLength {
-                            rank: rank as usize + 1,
-                            squares: file + 1,
-                        })?;
+                }
+                if let Some(sq) = Square::from_coords(file as i32, rank) {
                     pos.put(piece, sq);
                 }
-                file += 1;
-            }
-            if file != 8 {
-                return Err(FenError::RankLength {
-                    rank: rank as usize + 1,
-                    squares: file,
-                });
-            }
+                Ok(())
+            })?;
         }
-        if fields.len() == 1 {
-            return Err(FenError::FieldCount(1));
+        if count == 1 {
+            return Err(FenError::FieldCount {
+                found: 1,
+                expected: FIELDS,
+            });
         }
-        let side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => return Err(FenError::BadSide(other.to_string())),
-        };
-        pos.set_side(side);
-        for f in fields.iter().skip(2).take(2) {
-            if *f != "-" {
-                return Err(FenError::BadField(f.to_string()));
-            }
-        }
-        let (mut halfmove, mut fullmove) = (0, 1);
-        if fields.len() == 6 {
-            halfmove = fields[4]
-                .parse::<u32>()
-                .map_err(|_| FenError::BadHalfmove(fields[4].to_string()))?;
-            fullmove = fields[5]
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| (1..=1_000_000).contains(&n))
-                .ok_or_else(|| FenError::BadFullmove(fields[5].to_string()))?;
-        }
+        pos.set_side(Color::from_index(fields.side([&["w"], &["b"]], "w or b")?));
+        fields.placeholders()?;
+        let halfmove = fields.halfmove(u32::MAX)?;
+        let fullmove = fields.fullmove(1..=1_000_000)?;
         pos.set_counters(halfmove, fullmove);
         pos.finish_setup();
         Ok(pos)

@@ -5,6 +5,7 @@ use super::movegen;
 use super::position::Position;
 use super::see;
 use super::types::{Move, PieceKind};
+use crate::common::{FenError, MoveError};
 use crate::game::{Game, GameEnd, GenType, Outcome, Rules, XboardVariant};
 use crate::movelist::MoveList;
 
@@ -17,8 +18,8 @@ impl Rules for Position {
     fn start_position() -> Self {
         Position::startpos()
     }
-    fn from_fen(fen: &str) -> Result<Self, String> {
-        Position::from_fen(fen).map_err(|e| e.to_string())
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Position::from_fen(fen)
     }
     fn to_fen(&self) -> String {
         Position::to_fen(self)
@@ -31,7 +32,7 @@ impl Rules for Position {
     }
     /// The canonical notation (`d4d1`, `d4d2c`), or XBoard's multi-leg form
     /// (`d4d5,d5d1`: see [`super::xboard`]).
-    fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
+    fn parse_legal_move(&self, text: &str) -> Result<Move, MoveError> {
         if super::xboard::is_multi_leg(text) {
             super::xboard::parse_multi_leg(self, text)
         } else {

@@ -24,6 +24,6 @@ pub mod types;
 pub mod xboard;
 pub mod zobrist;
 
-pub use fen::{FenError, START_FEN};
+pub use fen::START_FEN;
 pub use position::Position;
 pub use types::{Color, Method, Move, Piece, PieceKind, Square};

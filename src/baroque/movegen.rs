@@ -13,6 +13,7 @@ use super::bitboard::{
 use super::captures::{coordinator_targets, pincer_targets};
 use super::position::Position;
 use super::types::{Method, Move, PieceKind, Square};
+use crate::common::MoveError;
 use crate::game::GenType;
 use crate::movelist::MoveList;
 
@@ -316,7 +317,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Reads a move in the book's notation and finds it among the legal moves.
-pub fn parse_legal_move(pos: &Position, text: &str) -> Result<Move, String> {
+pub fn parse_legal_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let t = text.trim();
     let valid_shape = (t.len() == 4 || t.len() == 5)
         && t.is_ascii()
@@ -324,12 +325,14 @@ pub fn parse_legal_move(pos: &Position, text: &str) -> Result<Move, String> {
         && Square::parse(&t[2..4]).is_some()
         && (t.len() == 4 || matches!(&t[4..], "p" | "c" | "w"));
     if !valid_shape {
-        return Err(format!(
-            "'{t}' is not a Baroque move (from-square, to-square, optional p/c/w: e2e4, d4d2c)"
-        ));
+        return Err(MoveError::Malformed {
+            text: t.to_string(),
+            game: "Baroque",
+            expected: "from-square, to-square, optional p/c/w: e2e4, d4d2c",
+        });
     }
     if pos.king_missing() {
-        return Err(format!("{t}: the game is over (a king has been captured)"));
+        return Err(game_over(t));
     }
     let mut v = Vec::new();
     let from = Square::parse(&t[0..2]).unwrap_or(Square::from_index(0));
@@ -343,10 +346,21 @@ pub fn parse_legal_move(pos: &Position, text: &str) -> Result<Move, String> {
         .map(|m| m.to_string())
         .collect();
     if !ambiguous.is_empty() {
-        return Err(format!(
-            "{t} is ambiguous or not legal here: write one of {}",
-            ambiguous.join(", ")
-        ));
+        return Err(MoveError::IllegalBecause {
+            text: t.to_string(),
+            reason: format!(
+                "ambiguous or not legal here: write one of {}",
+                ambiguous.join(", ")
+            ),
+        });
     }
-    Err(format!("{t} is not a legal move here"))
+    Err(MoveError::Illegal(t.to_string()))
+}
+
+/// The error for a move given after a king has been captured.
+pub(crate) fn game_over(text: &str) -> MoveError {
+    MoveError::GameOver {
+        text: text.to_string(),
+        end: "a king has been captured".to_string(),
+    }
 }

@@ -372,7 +372,7 @@ impl Position {
             && self.in_check == self.compute_in_check()
             && (self.board.colors[0] & self.board.colors[1]) == 0
             && self.board.occ == (self.board.colors[0] | self.board.colors[1])
-            && Color::BOTH
+            && Color::ALL
                 .iter()
                 .all(|&c| self.board.of(c, PieceKind::King).count_ones() <= 1)
     }

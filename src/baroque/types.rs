@@ -6,40 +6,13 @@
 use std::fmt;
 use std::num::NonZeroU16;
 
-/// A side.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Color {
-    /// Moves first; upper-case letters.
-    White = 0,
-    /// Lower-case letters.
-    Black = 1,
-}
-
-impl Color {
-    /// Both colours, White first.
-    pub const BOTH: [Color; 2] = [Color::White, Color::Black];
-
-    /// 0 for White, 1 for Black.
-    #[inline(always)]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other side.
-    #[inline(always)]
-    pub fn flip(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// `White` / `Black`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Color::White => "White",
-            Color::Black => "Black",
-        }
+crate::two_player_color! {
+    /// A side.
+    pub enum Color {
+        /// Moves first; upper-case letters.
+        White = "White",
+        /// Lower-case letters.
+        Black = "Black",
     }
 }
 

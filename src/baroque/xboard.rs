@@ -31,6 +31,7 @@ use super::fen::START_FEN;
 use super::movegen::legal_moves;
 use super::position::Position;
 use super::types::{Move, Square};
+use crate::common::MoveError;
 use crate::game::XboardVariant;
 
 /// How XBoard draws Baroque: pincers with the ferz's picture (a pawn's would make XBoard
@@ -101,16 +102,19 @@ pub fn is_multi_leg(text: &str) -> bool {
 /// last whose captures include every middle square that holds a piece (an empty middle
 /// square is a ghost XBoard removes). An imitator move that fits several methods is told
 /// apart by its victim on a middle square, or by a suffix on the last leg.
-pub fn parse_multi_leg(pos: &Position, text: &str) -> Result<Move, String> {
+pub fn parse_multi_leg(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let t = text.trim();
-    let legs = read_legs(t).ok_or_else(|| {
-        format!("'{t}' is not a Baroque move in XBoard's form (legs that join up: d4d5,d5d1)")
-    })?;
+    let malformed = || MoveError::Malformed {
+        text: t.to_string(),
+        game: "Baroque",
+        expected: "XBoard's form, legs that join up: d4d5,d5d1",
+    };
+    let legs = read_legs(t).ok_or_else(malformed)?;
     let (Some(&from), Some(&to)) = (legs.squares.first(), legs.squares.last()) else {
-        return Err(format!("'{t}' has no squares"));
+        return Err(malformed());
     };
     if pos.king_missing() {
-        return Err(format!("{t}: the game is over (a king has been captured)"));
+        return Err(super::movegen::game_over(t));
     }
     let middle: Bitboard = legs.squares[1..legs.squares.len() - 1]
         .iter()
@@ -127,15 +131,18 @@ pub fn parse_multi_leg(pos: &Position, text: &str) -> Result<Move, String> {
         .collect();
     match fits.as_slice() {
         [m] => Ok(*m),
-        [] => Err(format!("{t} is not a legal move here")),
-        several => Err(format!(
-            "{t} is ambiguous: {}",
-            several
-                .iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        [] => Err(MoveError::Illegal(t.to_string())),
+        several => Err(MoveError::IllegalBecause {
+            text: t.to_string(),
+            reason: format!(
+                "ambiguous: {}",
+                several
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
     }
 }
 

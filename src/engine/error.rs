@@ -1,6 +1,7 @@
 //! The engine's errors, typed up to the protocol, which alone turns them into text
 //! (their `Display` is the one line a user is shown).
 
+use crate::common::{FenError, MoveError};
 use crate::options::OptionError;
 use std::fmt;
 
@@ -8,13 +9,13 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupError {
     /// The FEN is not one of this game.
-    Fen(String),
+    Fen(FenError),
     /// A move of the list is malformed or not legal where it is played.
     Move {
         /// Its place in the list, from 1.
         index: usize,
         /// Why.
-        error: String,
+        error: MoveError,
     },
 }
 

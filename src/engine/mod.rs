@@ -13,6 +13,7 @@ pub mod options;
 pub mod session;
 
 use crate::chooser::SearchRequest;
+use crate::common::MoveError;
 use crate::options::OptionSpec;
 use crate::perft::PerftReport;
 pub use crate::report::{Answer, Event, EventSink, InfoReport, ProbeReport};
@@ -326,13 +327,13 @@ impl Engine {
     }
 
     /// Plays a legal move on the game's board; returns it in canonical notation.
-    pub fn play(&mut self, text: &str) -> Result<String, String> {
+    pub fn play(&mut self, text: &str) -> Result<String, MoveError> {
         self.game.play(text)
     }
 
     /// Bans root moves for the next searches until the position changes (UCCI
     /// `banmoves`). Returns the problems with the moves that are not legal here.
-    pub fn ban_moves(&mut self, texts: &[&str]) -> Vec<String> {
+    pub fn ban_moves(&mut self, texts: &[&str]) -> Vec<MoveError> {
         let mut ok = Vec::new();
         let mut errors = Vec::new();
         for t in texts {

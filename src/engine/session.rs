@@ -9,6 +9,7 @@
 
 use super::error::SetupError;
 use crate::chooser::{Choice, MoveChooser, SearchRequest, SearchTask};
+use crate::common::MoveError;
 use crate::game::{GameEnd, Rules, XboardVariant};
 use crate::options::{OptionError, OptionSpec, OptionValue};
 use crate::perft::{self, PerftReport};
@@ -46,9 +47,9 @@ pub trait GameSession: Send {
     /// `moves`. All or nothing: on error the previous position stays.
     fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), SetupError>;
     /// Plays one legal move given as text; returns it in canonical notation.
-    fn play(&mut self, text: &str) -> Result<String, String>;
+    fn play(&mut self, text: &str) -> Result<String, MoveError>;
     /// Checks that a move is legal here; returns it in canonical notation.
-    fn check_move(&self, text: &str) -> Result<String, String>;
+    fn check_move(&self, text: &str) -> Result<String, MoveError>;
     /// Root moves banned for the next searches until the position changes (UCCI
     /// `banmoves`); they were checked with [`GameSession::check_move`].
     fn set_banned(&mut self, moves: &[String]);
@@ -279,13 +280,13 @@ impl<R: Rules, C: MoveChooser<R>> GameSession for Session<R, C> {
         self.banned.clear();
         Ok(())
     }
-    fn play(&mut self, text: &str) -> Result<String, String> {
+    fn play(&mut self, text: &str) -> Result<String, MoveError> {
         let m = self.pos.parse_legal_move(text)?;
         self.pos.play(m);
         self.banned.clear();
         Ok(m.to_string())
     }
-    fn check_move(&self, text: &str) -> Result<String, String> {
+    fn check_move(&self, text: &str) -> Result<String, MoveError> {
         self.pos.parse_legal_move(text).map(|m| m.to_string())
     }
     fn set_banned(&mut self, moves: &[String]) {

@@ -14,7 +14,7 @@
 
 use super::position::Position;
 use super::types::{Color, Piece, PieceKind, Square};
-use std::fmt;
+use crate::common::fen::{self, FenError, FenFields};
 
 /// The start position jiang uses when none is given. The course has no fixed start (its
 /// cases are arbitrary armies); jiang's is a full army of every piece in chess's order,
@@ -25,158 +25,34 @@ pub const START_FEN: &str = "rnbskbnr/cccccccc/8/8/8/8/CCCCCCCC/RNBSKBNR w - - 0
 /// Largest move number accepted (far past the 100-ply limit).
 pub const MAX_FULLMOVE: u32 = 100_000;
 
-/// Why a FEN was refused; `Display` gives one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FenError {
-    /// Nothing to read.
-    Empty,
-    /// The board field does not have 8 ranks.
-    RankCount(usize),
-    /// A rank (8 = the first in the FEN) does not describe 8 squares.
-    RankLength {
-        /// Rank number 1..=8.
-        rank: usize,
-        /// How many squares it described.
-        len: usize,
-    },
-    /// A character that is neither a piece letter nor a digit 1-8.
-    UnknownPiece(char),
-    /// A side has no king.
-    MissingKing(Color),
-    /// A side has more than one king.
-    ExtraKing(Color, u32),
-    /// The side-to-move field is not `w` or `b`.
-    BadSide(String),
-    /// Field 3 or 4 is not `-`.
-    BadField(String),
-    /// The halfmove clock is not a number.
-    BadHalfmove(String),
-    /// The move number is not a positive number up to [`MAX_FULLMOVE`].
-    BadFullmove(String),
-    /// Text after the six fields.
-    TrailingText(String),
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FenError::Empty => write!(f, "empty FEN"),
-            FenError::RankCount(10) => write!(
-                f,
-                "the board has 10 ranks, expected 8 (a Xiangqi FEN? this is fairychess, 8x8)"
-            ),
-            FenError::RankCount(n) => {
-                write!(f, "the board has {n} ranks, expected 8 (fairychess is 8x8)")
-            }
-            FenError::RankLength { rank, len } => write!(
-                f,
-                "rank {rank} describes {len} squares, expected 8 (fairychess is 8x8)"
-            ),
-            FenError::UnknownPiece(c) => write!(
-                f,
-                "unknown piece letter '{c}' (fairychess pieces are K R B N S C, lower case for Black)"
-            ),
-            FenError::MissingKing(c) => write!(
-                f,
-                "{} has no king (a fairychess FEN needs one king of each side)",
-                c.name()
-            ),
-            FenError::ExtraKing(c, n) => write!(f, "{} has {n} kings, expected one", c.name()),
-            FenError::BadSide(s) => write!(f, "side to move '{s}' is not w or b"),
-            FenError::BadField(s) => write!(
-                f,
-                "unexpected field '{s}', expected '-' (fairychess has no castling or en passant)"
-            ),
-            FenError::BadHalfmove(s) => write!(f, "halfmove clock '{s}' is not a number"),
-            FenError::BadFullmove(s) => write!(
-                f,
-                "move number '{s}' is not a number from 1 to {MAX_FULLMOVE}"
-            ),
-            FenError::TrailingText(s) => write!(f, "unexpected text after the FEN: '{s}'"),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
-
 impl Position {
     /// Parses and validates a FEN. Never panics; the error names the first problem found.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let mut fields = fen.split_whitespace();
-        let board = fields.next().ok_or(FenError::Empty)?;
-        let ranks: Vec<&str> = board.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(FenError::RankCount(ranks.len()));
-        }
+        let mut fields = FenFields::new(fen);
+        let ranks = fen::split_ranks(fields.board()?, 8)?;
         let mut pos = Position::empty();
         for (i, text) in ranks.iter().enumerate() {
             let rank = 7 - i;
-            let mut file = 0usize;
-            for c in text.chars() {
-                if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
-                    file += d as usize;
-                } else if let Some(p) = Piece::from_letter(c) {
-                    // Past the 8th file nothing is placed; the count goes on so that the
-                    // error can say how long the rank was.
-                    if file < 8 {
-                        if let Some(sq) = Square::from_coords(file as u8, rank as u8) {
-                            pos.put(p, sq);
-                        }
-                    }
-                    file += 1;
-                } else {
-                    return Err(FenError::UnknownPiece(c));
+            fen::read_rank(text, 8, rank + 1, |file, c| {
+                let p = Piece::from_letter(c).ok_or(FenError::UnknownPiece(c))?;
+                if let Some(sq) = Square::from_coords(file as u8, rank as u8) {
+                    pos.put(p, sq);
                 }
-            }
-            if file != 8 {
-                return Err(FenError::RankLength {
-                    rank: rank + 1,
-                    len: file,
-                });
-            }
+                Ok(())
+            })?;
         }
         for color in Color::ALL {
             match pos.pieces(color, PieceKind::King).count_ones() {
-                0 => return Err(FenError::MissingKing(color)),
+                0 => return Err(FenError::MissingKing(color.name())),
                 1 => {}
-                n => return Err(FenError::ExtraKing(color, n)),
+                _ => return Err(FenError::ExtraKing(color.name())),
             }
         }
-        let side = match fields.next() {
-            None | Some("w") => Color::White,
-            Some("b") => Color::Black,
-            Some(s) => return Err(FenError::BadSide(s.to_string())),
-        };
-        for _ in 0..2 {
-            match fields.next() {
-                None | Some("-") => {}
-                Some(s) => return Err(FenError::BadField(s.to_string())),
-            }
-        }
-        let halfmove = match fields.next() {
-            None => 0,
-            Some(s) => s
-                .parse::<u32>()
-                .ok()
-                .filter(|&h| h <= 2 * MAX_FULLMOVE)
-                .ok_or_else(|| FenError::BadHalfmove(s.to_string()))?,
-        };
-        let fullmove = match fields.next() {
-            None => 1,
-            Some(s) => s
-                .parse::<u32>()
-                .ok()
-                .filter(|f| (1..=MAX_FULLMOVE).contains(f))
-                .ok_or_else(|| FenError::BadFullmove(s.to_string()))?,
-        };
-        if let Some(rest) = fields.next() {
-            let mut tail = rest.to_string();
-            for t in fields {
-                tail.push(' ');
-                tail.push_str(t);
-            }
-            return Err(FenError::TrailingText(tail));
-        }
+        let side = Color::from_index(fields.side([&["w"], &["b"]], "w or b")?);
+        fields.placeholders()?;
+        let halfmove = fields.halfmove(2 * MAX_FULLMOVE)?;
+        let fullmove = fields.fullmove(1..=MAX_FULLMOVE)?;
+        fields.finish()?;
         let ply = 2 * (fullmove - 1) + u32::from(side == Color::Black);
         pos.set_state(side, halfmove, ply);
         pos.finish_setup();
@@ -185,39 +61,20 @@ impl Position {
 
     /// The position as FEN (board, side, `- -`, halfmove clock, move number).
     pub fn to_fen(&self) -> String {
-        let mut s = String::with_capacity(80);
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8u8 {
-                let sq = Square::from_coords(file, rank).expect("on the board");
-                match self.piece_at(sq) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        s.push(p.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let board = fen::write_board(8, 8, |file, rank| {
+            Square::from_coords(file as u8, rank as u8)
+                .and_then(|sq| self.piece_at(sq))
+                .map(|p| p.letter())
+        });
         let side = match self.side_to_move() {
             Color::White => 'w',
             Color::Black => 'b',
         };
-        s.push_str(&format!(
-            " {side} - - {} {}",
+        format!(
+            "{board} {side} - - {} {}",
             self.halfmove_clock(),
             self.fullmove()
-        ));
-        s
+        )
     }
 }
 
@@ -248,32 +105,46 @@ mod tests {
             ("", FenError::Empty),
             (
                 "4k3/8/8/8/8/8/8/8 w - - 0 1",
-                FenError::MissingKing(Color::White),
+                FenError::MissingKing("White"),
             ),
             (
                 "4K3/8/8/8/8/8/8/8 w - - 0 1",
-                FenError::MissingKing(Color::Black),
+                FenError::MissingKing("Black"),
             ),
-            (
-                "8/8/8/8/8/8/8/8 w - - 0 1",
-                FenError::MissingKing(Color::White),
-            ),
+            ("8/8/8/8/8/8/8/8 w - - 0 1", FenError::MissingKing("White")),
             (
                 "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
-                FenError::ExtraKing(Color::White, 2),
+                FenError::ExtraKing("White"),
             ),
             (
                 "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-                FenError::RankCount(10),
+                FenError::RankCount {
+                    found: 10,
+                    expected: 8,
+                },
             ),
-            ("4k3/8/8/8/8/8/8 w - - 0 1", FenError::RankCount(7)),
+            (
+                "4k3/8/8/8/8/8/8 w - - 0 1",
+                FenError::RankCount {
+                    found: 7,
+                    expected: 8,
+                },
+            ),
             (
                 "4k4/8/8/8/8/8/8/4K3 w - - 0 1",
-                FenError::RankLength { rank: 8, len: 9 },
+                FenError::RankLength {
+                    rank: 8,
+                    len: 9,
+                    expected: 8,
+                },
             ),
             (
                 "4k3/8/8/8/8/8/8/4K2 w - - 0 1",
-                FenError::RankLength { rank: 1, len: 7 },
+                FenError::RankLength {
+                    rank: 1,
+                    len: 7,
+                    expected: 8,
+                },
             ),
             (
                 "4k3/8/8/8/8/8/8/4K2QQ w - - 0 1",
@@ -285,7 +156,10 @@ mod tests {
             ),
             (
                 "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
-                FenError::BadSide("x".into()),
+                FenError::BadSide {
+                    found: "x".into(),
+                    expected: "w or b",
+                },
             ),
             (
                 "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",
@@ -293,11 +167,17 @@ mod tests {
             ),
             (
                 "4k3/8/8/8/8/8/8/4K3 w - - x 1",
-                FenError::BadHalfmove("x".into()),
+                FenError::BadHalfmove {
+                    text: "x".into(),
+                    max: 2 * MAX_FULLMOVE,
+                },
             ),
             (
                 "4k3/8/8/8/8/8/8/4K3 w - - 0 0",
-                FenError::BadFullmove("0".into()),
+                FenError::BadFullmove {
+                    text: "0".into(),
+                    max: MAX_FULLMOVE,
+                },
             ),
             (
                 "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra",

@@ -9,6 +9,7 @@
 use super::position::{End, Position};
 use super::see::see_value;
 use super::types::{Color, Move, PieceKind};
+use crate::common::{FenError, MoveError};
 use crate::game::{Game, GameEnd, GenType, Outcome, Rules, XboardVariant};
 use crate::movelist::MoveList;
 
@@ -57,8 +58,8 @@ impl Rules for Position {
     fn start_position() -> Self {
         Position::from_fen(super::fen::START_FEN).expect("the start FEN is valid")
     }
-    fn from_fen(fen: &str) -> Result<Self, String> {
-        Position::from_fen(fen).map_err(|e| e.to_string())
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Position::from_fen(fen)
     }
     fn to_fen(&self) -> String {
         Position::to_fen(self)
@@ -69,7 +70,7 @@ impl Rules for Position {
     fn legal_moves(&self) -> Vec<Move> {
         Position::legal_moves(self).iter().copied().collect()
     }
-    fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
+    fn parse_legal_move(&self, text: &str) -> Result<Move, MoveError> {
         Position::parse_legal_move(self, text)
     }
     fn play(&mut self, m: Move) {

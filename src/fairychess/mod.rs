@@ -22,7 +22,7 @@ pub mod types;
 pub mod weights;
 pub mod zobrist;
 
-pub use fen::{FenError, START_FEN};
+pub use fen::START_FEN;
 pub use game_impl::{end_reason, game_end_of};
 pub use position::{End, Position, PLY_LIMIT};
 pub use types::{Color, Move, Piece, PieceKind, Square};

@@ -5,6 +5,7 @@
 use super::attacks::{Squares, COMBATANT_CAPTURES, COMBATANT_MOVES};
 use super::position::Position;
 use super::types::{Move, PieceKind};
+use crate::common::MoveError;
 use crate::game::GenType;
 use crate::movelist::MoveList;
 
@@ -132,31 +133,35 @@ impl Position {
     }
 
     /// Reads a move like `e2e4` and checks that it is legal here.
-    pub fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_legal_move(&self, text: &str) -> Result<Move, MoveError> {
         let m = Move::parse(text)?;
         if let Some(end) = self.end_by_rule() {
-            return Err(format!(
-                "the game is over ({}): no move is legal",
-                super::game_impl::end_reason(end)
-            ));
+            return Err(MoveError::GameOver {
+                text: text.to_string(),
+                end: super::game_impl::end_reason(end),
+            });
         }
         if self.is_legal(m) {
             return Ok(m);
         }
-        Err(match self.piece_at(m.from()) {
-            None => format!("illegal move {m}: no piece on {}", m.from()),
+        let reason = match self.piece_at(m.from()) {
+            None => format!("no piece on {}", m.from()),
             Some(p) if p.color() != self.side_to_move() => format!(
-                "illegal move {m}: the {} on {} is not {}'s",
+                "the {} on {} is not {}'s",
                 p.kind().name(),
                 m.from(),
                 self.side_to_move().name()
             ),
             Some(p) => format!(
-                "illegal move {m}: a {} cannot move from {} to {} here",
+                "a {} cannot move from {} to {} here",
                 p.kind().name(),
                 m.from(),
                 m.to()
             ),
+        };
+        Err(MoveError::IllegalBecause {
+            text: m.to_string(),
+            reason,
         })
     }
 

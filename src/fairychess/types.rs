@@ -4,43 +4,16 @@
 //! ranks `1`..`8`, White's side at the bottom). The course writes squares as `(row, col)`
 //! with row 0 at the top: `(r, c)` is file `c`, rank `8 - r` (see [`Square::from_course`]).
 
+use crate::common::MoveError;
 use std::fmt;
 
-/// The two sides. White moves first in the course's cases, but either may be to move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-#[repr(u8)]
-pub enum Color {
-    /// White (upper case in FEN).
-    White = 0,
-    /// Black (lower case in FEN).
-    Black = 1,
-}
-
-impl Color {
-    /// Both colours, White first.
-    pub const ALL: [Color; 2] = [Color::White, Color::Black];
-
-    /// The other side.
-    #[inline(always)]
-    pub const fn flip(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// 0 for White, 1 for Black.
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// `White` or `Black`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Color::White => "White",
-            Color::Black => "Black",
-        }
+crate::two_player_color! {
+    /// The two sides. White moves first in the course's cases, but either may be to move.
+    pub enum Color {
+        /// White (upper case in FEN).
+        White = "White",
+        /// Black (lower case in FEN).
+        Black = "Black",
     }
 }
 
@@ -310,19 +283,19 @@ impl Move {
     }
 
     /// Reads `e2e4` (not checked for legality).
-    pub fn parse(text: &str) -> Result<Move, String> {
+    pub fn parse(text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
+        let malformed = || MoveError::Malformed {
+            text: t.to_string(),
+            game: "fairychess",
+            expected: "from and to squares like e2e4, files a-h, ranks 1-8",
+        };
         if t.len() != 4 || !t.is_ascii() {
-            return Err(format!(
-                "'{t}' is not a fairychess move (expected from and to squares like e2e4, files a-h, ranks 1-8)"
-            ));
+            return Err(malformed());
         }
         match (Square::parse(&t[..2]), Square::parse(&t[2..])) {
             (Some(from), Some(to)) if from != to => Ok(Move::new(from, to)),
-            (Some(_), Some(_)) => Err(format!("'{t}' does not move: from and to are the same square")),
-            _ => Err(format!(
-                "'{t}' is not a fairychess move (expected from and to squares like e2e4, files a-h, ranks 1-8)"
-            )),
+            _ => Err(malformed()),
         }
     }
 }

@@ -253,7 +253,7 @@ impl Position {
         {
             Status::LastMove
         } else {
-            Status::Over(Ending::Win(victim.opponent()))
+            Status::Over(Ending::Win(victim.flip()))
         }
     }
 
@@ -385,7 +385,7 @@ impl Position {
             ));
         }
         let to_move = self.side_to_move();
-        let just_moved = to_move.opponent();
+        let just_moved = to_move.flip();
         let king = |s: Side| self.has(Piece::new(s, Kind::King));
         let rook = |s: Side| self.has(Piece::new(s, Kind::Rook));
         if king(Side::White) && king(Side::Black) {

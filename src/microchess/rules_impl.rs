@@ -5,6 +5,7 @@
 use super::position::{Ending, Position, Status, MAX_PLIES};
 use super::solve::{solution, Value};
 use super::types::{Move, Side, Square, SIZE};
+use crate::common::{FenError, MoveError};
 use crate::game::{GameEnd, Rules, XboardVariant};
 use std::fmt::Write as _;
 
@@ -23,8 +24,8 @@ impl Rules for Position {
     fn start_position() -> Self {
         Position::handout()
     }
-    fn from_fen(fen: &str) -> Result<Self, String> {
-        Position::from_fen(fen)
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Position::from_fen(fen).map_err(FenError::Invalid)
     }
     fn to_fen(&self) -> String {
         Position::to_fen(self)
@@ -35,15 +36,20 @@ impl Rules for Position {
     fn legal_moves(&self) -> Vec<Move> {
         Position::legal_moves(self).iter().copied().collect()
     }
-    fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
+    fn parse_legal_move(&self, text: &str) -> Result<Move, MoveError> {
         if let Some(end) = Rules::game_end(self) {
-            return Err(format!("the game is over: {end}"));
+            return Err(MoveError::GameOver {
+                text: text.to_string(),
+                end: end.to_string(),
+            });
         }
-        let m = Move::parse(text).ok_or_else(|| {
-            format!("'{text}' is not a Microchess move (from and to square, a1-d4, e.g. a2b2)")
+        let m = Move::parse(text).ok_or_else(|| MoveError::Malformed {
+            text: text.to_string(),
+            game: "Microchess",
+            expected: "from and to square, a1-d4, e.g. a2b2",
         })?;
         if !self.is_legal(m) {
-            return Err(format!("{m} is not legal here"));
+            return Err(MoveError::Illegal(m.to_string()));
         }
         Ok(m)
     }

@@ -81,40 +81,14 @@ impl fmt::Display for Square {
     }
 }
 
-/// White (moves first, upper case) or Black.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Side {
-    /// The first player.
-    White = 0,
-    /// The second player.
-    Black = 1,
-}
-
-impl Side {
-    /// Both sides, White first.
-    pub const BOTH: [Side; 2] = [Side::White, Side::Black];
-
-    /// 0 (White) or 1 (Black): the index into payoff pairs and [`crate::game::Rules::PLAYERS`].
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other side.
-    #[inline(always)]
-    pub const fn opponent(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-
-    /// `White` or `Black`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Side::White => "White",
-            Side::Black => "Black",
-        }
+crate::two_player_color! {
+    /// White (moves first, upper case) or Black; the index is the one into payoff pairs
+    /// and [`crate::game::Rules::PLAYERS`].
+    pub enum Side {
+        /// The first player.
+        White = "White",
+        /// The second player.
+        Black = "Black",
     }
 }
 

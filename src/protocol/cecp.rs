@@ -22,8 +22,9 @@
 use super::output::{cecp_answer, cecp_thinking, send};
 use super::parse::GoCommand;
 use super::{truncate, Session, ENGINE_NAME};
-use crate::engine::{Answer, Event, EventSink, MAX_HASH_MB, MAX_THREADS};
+use crate::common::MoveError;
 use crate::engine::games;
+use crate::engine::{Answer, Event, EventSink, MAX_HASH_MB, MAX_THREADS};
 use crate::options::{OptionKind, OptionSpec};
 use crate::xiangqi::fen::MAX_RULE60;
 use std::sync::Arc;
@@ -445,7 +446,7 @@ impl Session {
     }
 
     /// Plays a move on the game board if it is legal (`text` as XBoard has it).
-    fn cecp_play(&mut self, text: &str) -> Result<(), String> {
+    fn cecp_play(&mut self, text: &str) -> Result<(), MoveError> {
         let m = self.engine.play(text)?;
         self.cecp.moves.push(m);
         self.cecp.seen.push(text.to_string());

@@ -394,7 +394,7 @@ impl Session {
 
     fn banmoves(&mut self, args: &[&str]) {
         for e in self.engine.ban_moves(args) {
-            self.complain(&format!("banmoves: {}", truncate(&e, 100)));
+            self.complain(&format!("banmoves: {}", truncate(&e.to_string(), 100)));
         }
     }
 

@@ -7,7 +7,8 @@
 
 use super::board::{Board, Status};
 use super::display::board_diagram;
-use super::types::{Move, Player, Square};
+use super::types::{Move, Player};
+use crate::common::{FenError, MoveError};
 use crate::game::{Divide, GameEnd, Rules};
 use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
 
@@ -94,44 +95,34 @@ impl Board {
         None
     }
 
-    /// Reads a move and checks it is legal here, with a one-line reason when not.
-    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
-        if let Some(end) = self.ending() {
-            return Err(format!(
-                "the game is over ({} {{{}}}): no more moves",
-                end.result_text(),
-                end.reason()
-            ));
-        }
+    /// Reads a move and checks it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
-        let m = match Move::parse(t) {
-            Some(m) => m,
-            None => {
-                let squares: Vec<&str> = if t.len() == 6 && t.is_ascii() {
-                    vec![&t[..3], &t[3..]]
-                } else {
-                    t.split('-').collect()
-                };
-                if squares.len() == 2 && t.is_ascii() {
-                    if let Some(bad) = squares.iter().find(|s| Square::parse(s).is_none()) {
-                        return Err(format!("unknown square `{bad}` in move `{t}`"));
-                    }
-                }
-                return Err(format!(
-                    "`{t}` is not a ThreeChess move (start and end square, e.g. BE2BE4)"
-                ));
-            }
-        };
+        if let Some(end) = self.ending() {
+            return Err(MoveError::GameOver {
+                text: t.to_string(),
+                end: format!("{} {{{}}}", end.result_text(), end.reason()),
+            });
+        }
+        let m = Move::parse(t).ok_or_else(|| MoveError::Malformed {
+            text: t.to_string(),
+            game: "ThreeChess",
+            expected: "start and end square, e.g. BE2BE4",
+        })?;
         let us = self.side_to_move();
+        let because = |reason: String| MoveError::IllegalBecause {
+            text: m.to_string(),
+            reason,
+        };
         match self.piece_at(m.from()) {
-            None => Err(format!("{m}: no piece on {}", m.from())),
-            Some(p) if p.player() != us => Err(format!(
-                "{m}: {} holds a {} piece, {us} is to move",
+            None => Err(because(format!("no piece on {}", m.from()))),
+            Some(p) if p.player() != us => Err(because(format!(
+                "{} holds a {} piece, {us} is to move",
                 m.from(),
                 p.player()
-            )),
+            ))),
             Some(_) if self.is_legal(m) => Ok(m),
-            Some(_) => Err(format!("{m} is not a legal move")),
+            Some(_) => Err(MoveError::Illegal(m.to_string())),
         }
     }
 }
@@ -166,8 +157,8 @@ impl Rules for Board {
     fn start_position() -> Self {
         Board::startpos()
     }
-    fn from_fen(fen: &str) -> Result<Self, String> {
-        Board::from_fen(fen)
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Board::from_fen(fen).map_err(FenError::Invalid)
     }
     fn to_fen(&self) -> String {
         Board::to_fen(self)
@@ -178,7 +169,7 @@ impl Rules for Board {
     fn legal_moves(&self) -> Vec<Move> {
         self.legal_moves_list().iter().copied().collect()
     }
-    fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
+    fn parse_legal_move(&self, text: &str) -> Result<Move, MoveError> {
         self.parse_move(text)
     }
     fn play(&mut self, m: Move) {

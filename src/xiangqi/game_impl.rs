@@ -3,6 +3,7 @@
 use super::position::Position;
 use super::see::see_value;
 use super::types::{Color, Move, PieceKind};
+use crate::common::{FenError, MoveError};
 use crate::game::{Game, GameEnd, GenType, Outcome, Rules};
 use crate::movelist::MoveList;
 use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
@@ -16,8 +17,8 @@ impl Rules for Position {
     fn start_position() -> Self {
         Position::startpos()
     }
-    fn from_fen(fen: &str) -> Result<Self, String> {
-        Position::from_fen(fen).map_err(|e| e.to_string())
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Position::from_fen(fen)
     }
     fn to_fen(&self) -> String {
         Position::to_fen(self)
@@ -28,8 +29,8 @@ impl Rules for Position {
     fn legal_moves(&self) -> Vec<Move> {
         Position::legal_moves(self).iter().copied().collect()
     }
-    fn parse_legal_move(&self, text: &str) -> Result<Move, String> {
-        Position::parse_legal_move(self, text).map_err(|e| e.to_string())
+    fn parse_legal_move(&self, text: &str) -> Result<Move, MoveError> {
+        Position::parse_legal_move(self, text)
     }
     fn play(&mut self, m: Move) {
         self.make_move(m);

@@ -18,8 +18,8 @@ pub mod weights;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use fen::{FenError, START_FEN};
+pub use fen::START_FEN;
 pub use house_rules::RuleSet;
-pub use movegen::{GenType, MoveError};
+pub use movegen::GenType;
 pub use position::Position;
-pub use types::{Color, Move, MoveParseError, Piece, PieceKind, Square};
+pub use types::{Color, Move, Piece, PieceKind, Square};

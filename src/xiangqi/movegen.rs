@@ -21,6 +21,7 @@ use super::attacks::{
 use super::bitboard::Bitboard;
 use super::position::Position;
 use super::types::{Color, Move, PieceKind, Square};
+use crate::common::MoveError;
 use crate::movelist::{ListMove, MoveList};
 
 impl ListMove for Move {
@@ -367,7 +368,7 @@ impl Position {
 
     /// Parses a coordinate move and checks that it is legal here.
     pub fn parse_legal_move(&self, s: &str) -> Result<Move, MoveError> {
-        let m = Move::parse(s).map_err(MoveError::Syntax)?;
+        let m = Move::parse(s)?;
         if self.legal_moves().contains(m) {
             Ok(m)
         } else {
@@ -375,23 +376,3 @@ impl Position {
         }
     }
 }
-
-/// A move from outside that cannot be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    /// Not of the form `h2e2`.
-    Syntax(super::types::MoveParseError),
-    /// Well-formed but not legal in the position.
-    Illegal(String),
-}
-
-impl std::fmt::Display for MoveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MoveError::Syntax(e) => e.fmt(f),
-            MoveError::Illegal(s) => write!(f, "move '{s}' is not legal in this position"),
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}

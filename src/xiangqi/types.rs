@@ -3,36 +3,17 @@
 //! Board coordinates follow ICCS/UCCI: files `a`..`i` from Red's left, ranks `0`..`9` from
 //! Red's back rank. A square's index is `rank * 9 + file`.
 
+use crate::common::MoveError;
 use std::fmt;
 use std::num::NonZeroU16;
 
-/// The two sides. Red moves first.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-#[repr(u8)]
-pub enum Color {
-    /// Red (upper case in FEN), starts on ranks 0..=4.
-    Red = 0,
-    /// Black (lower case in FEN), starts on ranks 5..=9.
-    Black = 1,
-}
-
-impl Color {
-    /// Both colours, Red first.
-    pub const ALL: [Color; 2] = [Color::Red, Color::Black];
-
-    /// The other side.
-    #[inline(always)]
-    pub const fn flip(self) -> Color {
-        match self {
-            Color::Red => Color::Black,
-            Color::Black => Color::Red,
-        }
-    }
-
-    /// 0 for Red, 1 for Black: for indexing tables.
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self as usize
+crate::two_player_color! {
+    /// The two sides. Red moves first.
+    pub enum Color {
+        /// Red (upper case in FEN), starts on ranks 0..=4.
+        Red = "Red",
+        /// Black (lower case in FEN), starts on ranks 5..=9.
+        Black = "Black",
     }
 }
 
@@ -362,14 +343,19 @@ impl Move {
     }
 
     /// Parses the coordinate form `h2e2` (syntax only: legality is the position's business).
-    pub fn parse(s: &str) -> Result<Move, MoveParseError> {
+    pub fn parse(s: &str) -> Result<Move, MoveError> {
+        let malformed = || MoveError::Malformed {
+            text: s.to_string(),
+            game: "xiangqi",
+            expected: "four characters like h2e2, files a-i, ranks 0-9",
+        };
         if s.len() != 4 || !s.is_ascii() {
-            return Err(MoveParseError(s.to_string()));
+            return Err(malformed());
         }
-        let from = Square::parse(&s[0..2]).ok_or_else(|| MoveParseError(s.to_string()))?;
-        let to = Square::parse(&s[2..4]).ok_or_else(|| MoveParseError(s.to_string()))?;
+        let from = Square::parse(&s[0..2]).ok_or_else(malformed)?;
+        let to = Square::parse(&s[2..4]).ok_or_else(malformed)?;
         if from == to {
-            return Err(MoveParseError(s.to_string()));
+            return Err(malformed());
         }
         Ok(Move::new(from, to))
     }
@@ -380,22 +366,6 @@ impl fmt::Display for Move {
         write!(f, "{}{}", self.from(), self.to())
     }
 }
-
-/// A move string that is not of the form `a0i9` (files a-i, ranks 0-9, two distinct squares).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveParseError(pub String);
-
-impl fmt::Display for MoveParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "malformed move '{}': expected four characters like h2e2 (files a-i, ranks 0-9)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for MoveParseError {}
 
 #[cfg(test)]
 mod tests {

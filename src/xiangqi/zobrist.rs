@@ -1,30 +1,11 @@
-//! Zobrist keys, generated at compile time from a fixed seed so that keys (and therefore
-//! bench signatures and book lookups) are the same in every build.
+//! Zobrist keys, drawn at compile time from a fixed seed (see [`crate::common::zobrist`]).
 
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
+use crate::common::KeyStream;
 
 const fn build() -> ([[u64; 90]; 14], u64) {
-    let mut keys = [[0u64; 90]; 14];
-    let mut state = 0x6a69_616e_675f_7871; // "jiang_xq"
-    let mut p = 0;
-    while p < 14 {
-        let mut sq = 0;
-        while sq < 90 {
-            let (s, k) = splitmix64(state);
-            state = s;
-            keys[p][sq] = k;
-            sq += 1;
-        }
-        p += 1;
-    }
-    let (_, side) = splitmix64(state);
-    (keys, side)
+    let mut keys = KeyStream::new(0x6a69_616e_675f_7871); // "jiang_xq"
+    let piece_square = keys.piece_square::<14, 90>();
+    (piece_square, keys.next_key())
 }
 
 const TABLES: ([[u64; 90]; 14], u64) = build();

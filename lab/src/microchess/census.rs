@@ -85,7 +85,7 @@ pub fn board(pos: &Position) -> Board {
     let to_move = pos.side_to_move();
     let king = |s: Side| pos.has(Piece::new(s, Kind::King));
     let last_move =
-        !king(to_move) && king(to_move.opponent()) && pos.has(Piece::new(to_move, Kind::Rook));
+        !king(to_move) && king(to_move.flip()) && pos.has(Piece::new(to_move, Kind::Rook));
     let indicator = if (king(Side::White) && king(Side::Black)) || last_move {
         Indicator::ToMove(to_move)
     } else {

@@ -1,0 +1,13 @@
+//! Small things every game needs once: Zobrist key tables, FEN reading and writing
+//! helpers, the typed errors at the game boundary, and the two-player colour type.
+//!
+//! This is the bottom layer: it knows no game and imports nothing from the rest of jiang.
+
+pub mod color;
+pub mod fen;
+pub mod move_error;
+pub mod zobrist;
+
+pub use fen::{FenError, FenFields};
+pub use move_error::MoveError;
+pub use zobrist::KeyStream;
