@@ -61,7 +61,8 @@ fn control_characters_in_the_input_are_not_echoed() {
     let mut e = Engine::start();
     e.send("xboard");
     e.send("protover 2");
-    e.read_until("feature", SLOW);
+    // One `feature option=…` line per option, then the line that ends with `done=1`.
+    e.read_while_waiting("done=1", SLOW, |l| l.ends_with("done=1"));
     e.send("force");
     for g in [
         b"f\x04o\rrce\n".as_slice(),

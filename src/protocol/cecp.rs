@@ -122,21 +122,20 @@ pub fn xboard_variants() -> Vec<&'static str> {
         .collect()
 }
 
-/// The features announced in answer to `protover 2`, one `feature` line each for the
-/// options of `specs` (XBoard shows them in its engine settings dialog), `done=1` last.
+/// The features announced in answer to `protover 2`: one `feature option` line for each
+/// option of `specs` (XBoard shows them in its engine settings dialog), then the others
+/// on one line that ends with `done=1`.
 pub fn features(specs: &[OptionSpec]) -> String {
-    let mut lines = vec![format!(
+    let mut lines: Vec<String> = specs
+        .iter()
+        .filter(|s| cecp_shows(s))
+        .map(|s| format!("feature option=\"{}\"", cecp_option(s)))
+        .collect();
+    lines.push(format!(
         "feature myname=\"{ENGINE_NAME}\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
-         playother=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1",
+         playother=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 done=1",
         xboard_variants().join(",")
-    )];
-    lines.extend(
-        specs
-            .iter()
-            .filter(|s| cecp_shows(s))
-            .map(|s| format!("feature option=\"{}\"", cecp_option(s))),
-    );
-    lines.push("feature done=1".to_string());
+    ));
     lines.join("\n")
 }
 
@@ -737,9 +736,8 @@ mod tests {
             },
         );
         let f = features(&[spec]);
-        assert!(f.starts_with("feature "));
-        assert!(f.ends_with("\nfeature done=1"));
-        assert!(f.contains("\nfeature option=\"Contempt -spin 10 0 200\"\n"));
+        assert!(f.starts_with("feature option=\"Contempt -spin 10 0 200\"\nfeature myname="));
+        assert!(f.ends_with(" done=1"));
         assert!(f.contains("variants=\"xiangqi"));
         assert!(looks_like_move("h2e2") && looks_like_move("a10b9") && looks_like_move("d4d2c"));
         assert!(!looks_like_move("help") && !looks_like_move("e2") && !looks_like_move("h2-e2"));
