@@ -8,6 +8,7 @@ use crate::movelist::MoveList;
 
 impl Rules for Position {
     type Move = Move;
+    type Undo = ();
     const NAME: &'static str = "xiangqi";
     const PLAYERS: &'static [&'static str] = &["red", "black"];
     const RULE_SETS: &'static [&'static str] = super::RuleSet::NAMES;
@@ -46,9 +47,6 @@ impl Rules for Position {
     fn eval_report(&self) -> String {
         super::eval::trace(self)
     }
-    fn perft(&mut self, depth: u32) -> u64 {
-        super::perft::perft(self, depth)
-    }
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);
     }
@@ -61,6 +59,23 @@ impl Rules for Position {
         })?;
         self.set_rule_set(rules);
         Ok(())
+    }
+    #[inline(always)]
+    fn perft_moves(&self, list: &mut MoveList<Move>) {
+        self.generate(GenType::All, list);
+    }
+    /// In bulk: popcounts of target sets, no list.
+    #[inline(always)]
+    fn perft_count(&self) -> u64 {
+        self.count_legal() as u64
+    }
+    #[inline(always)]
+    fn perft_make(&mut self, m: Move) {
+        self.make_move(m);
+    }
+    #[inline(always)]
+    fn perft_unmake(&mut self, m: Move, _: ()) {
+        self.unmake_move(m);
     }
 }
 
