@@ -2,7 +2,8 @@
 //!
 //! * [`Rules`]: what the front end needs from any game (FEN in and out, move parsing and
 //!   legality, playing a move in the game record, the result by the rules, the board
-//!   drawing, perft). Every game implements it, whatever plays it.
+//!   drawing, the legal move tree that perft walks). Every game implements it, whatever
+//!   plays it.
 //! * [`Game`]: what the two-player search (`crate::search`) needs on top of that (keys,
 //!   staged move generation, make/unmake, evaluation, exchange tests). The search is
 //!   generic over it and monomorphised, so Xiangqi pays nothing for the generality.
@@ -57,15 +58,6 @@ impl Display for GameEnd {
     }
 }
 
-/// Perft counts for a `perft` command: the leaves below each root move.
-#[derive(Clone, Debug, Default)]
-pub struct Divide {
-    /// (move text, leaves below it), in generation order.
-    pub moves: Vec<(String, u64)>,
-    /// Total leaves.
-    pub nodes: u64,
-}
-
 /// How XBoard (CECP) can show a game it does not know itself: the reply to
 /// `variant NAME` is `setup (PIECES) BOARD FEN` followed by one `piece` command per
 /// entry of `betza`.
@@ -83,10 +75,16 @@ pub struct XboardVariant {
 
 /// What the front end needs from a game: positions, moves, results and drawings.
 ///
-/// Nothing here is on a hot path: these are called once per protocol command.
+/// Nothing here is on a hot path (these are called once per protocol command) except the
+/// `perft_*` methods, which the one perft of the crate ([`crate::perft`]) calls at every
+/// node of its tree.
 pub trait Rules: Clone + Send + Sync + 'static {
     /// A move: small and copyable, printed in the game's notation by `Display`.
     type Move: ListMove + Display + Send + Sync + std::hash::Hash + 'static;
+    /// What [`Rules::perft_make`] hands to [`Rules::perft_unmake`] to take the move back:
+    /// `()` for a game that keeps its own undo history, the previous position for one
+    /// that is cheaper to copy than to undo.
+    type Undo;
 
     /// The game's name on the protocol (`UCI_Variant`), lower case: `xiangqi`.
     const NAME: &'static str;
@@ -126,8 +124,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn diagram(&self) -> String;
     /// The static evaluation explained (`eval`).
     fn eval_report(&self) -> String;
-    /// Leaves of the legal move tree `depth` plies down (a finished game is a leaf).
-    fn perft(&mut self, depth: u32) -> u64;
     /// Makes room so that `plies` more moves allocate nothing.
     fn reserve(&mut self, plies: usize);
     /// Applies one of [`Rules::OPTIONS`] (the value already checked against it).
@@ -147,22 +143,22 @@ pub trait Rules: Clone + Send + Sync + 'static {
         Vec::new()
     }
 
-    /// perft with the count under each root move.
-    fn divide(&mut self, depth: u32) -> Divide {
-        let mut d = Divide::default();
-        if depth == 0 {
-            d.nodes = 1;
-            return d;
-        }
-        for m in self.legal_moves() {
-            let mut child = self.clone();
-            child.play(m);
-            let n = child.perft(depth - 1);
-            d.moves.push((m.to_string(), n));
-            d.nodes += n;
-        }
-        d
+    /// Appends every legal move to `list`, none once the game is over (so that a finished
+    /// game has nothing below it in perft). Must not allocate.
+    fn perft_moves(&self, list: &mut MoveList<Self::Move>);
+    /// The number of legal moves, [`Rules::perft_moves`] counted: perft's last ply. A
+    /// game that can count without listing (popcounts of target sets) overrides it.
+    #[inline(always)]
+    fn perft_count(&self) -> u64 {
+        let mut list = MoveList::new();
+        self.perft_moves(&mut list);
+        list.len() as u64
     }
+    /// Plays a move of [`Rules::perft_moves`] (without the bookkeeping that only the
+    /// game record or the search needs), returning what takes it back.
+    fn perft_make(&mut self, m: Self::Move) -> Self::Undo;
+    /// Takes back [`Rules::perft_make`]`(m)`, which returned `undo`.
+    fn perft_unmake(&mut self, m: Self::Move, undo: Self::Undo);
 }
 
 /// Rules, move generation and evaluation of a two-player game, as the search needs them.

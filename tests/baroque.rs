@@ -8,11 +8,12 @@ mod common;
 use common::Rng;
 use jiang::baroque::bitboard::squares;
 use jiang::baroque::captures::can_capture;
-use jiang::baroque::movegen::{count_moves, has_legal_move, legal_moves, perft};
+use jiang::baroque::movegen::{count_moves, has_legal_move, legal_moves};
 use jiang::baroque::{Color, Move, Piece, PieceKind, Position, START_FEN};
 use jiang::common::FenError;
 use jiang::game::{Game, GenType, Outcome, Rules};
 use jiang::movelist::MoveList;
+use jiang::perft::perft;
 use std::collections::BTreeSet;
 
 fn pos(fen: &str) -> Position {
@@ -212,7 +213,7 @@ fn start_position_perft() {
     for (d, &n) in want.iter().enumerate() {
         assert_eq!(perft(&mut p, d as u32), n, "perft {d}");
     }
-    assert_eq!(Rules::perft(&mut p, 2), 944);
+    assert_eq!(perft(&mut p, 2), 944);
     assert_eq!(p.to_fen(), START_FEN, "perft leaves the position as it was");
 }
 

@@ -15,6 +15,7 @@ mod rng;
 use jiang::fairychess::{Color, Move, Position, Square, START_FEN};
 use jiang::game::{Game, GenType, Outcome, Rules};
 use jiang::movelist::MoveList;
+use jiang::perft::perft;
 use jiang::search::{search, Limits, Score, SearchControl, SearchResult};
 use jiang::tt::TranspositionTable;
 use rng::Rng;
@@ -46,9 +47,9 @@ fn public_move_lists_and_perft() {
         let want: BTreeSet<String> = moves.split_whitespace().map(String::from).collect();
         assert_eq!(want.len(), n, "{id}: the list itself");
         assert_eq!(move_set(&p), want, "{id}");
-        assert_eq!(Rules::perft(&mut p, 1), n as u64, "{id} d1");
-        assert_eq!(Rules::perft(&mut p, 2), d2, "{id} d2");
-        assert_eq!(Rules::perft(&mut p, 3), d3, "{id} d3");
+        assert_eq!(perft(&mut p, 1), n as u64, "{id} d1");
+        assert_eq!(perft(&mut p, 2), d2, "{id} d2");
+        assert_eq!(perft(&mut p, 3), d3, "{id} d3");
         assert_eq!(p.to_fen(), fen, "{id}: perft left the position as it was");
     }
 }
@@ -76,7 +77,7 @@ fn own_perft_cross_checked_with_pyffish() {
     for (fen, counts) in cases {
         let mut p = pos(fen);
         for (d, &n) in counts.iter().enumerate() {
-            assert_eq!(Rules::perft(&mut p, d as u32 + 1), n, "{fen} d{}", d + 1);
+            assert_eq!(perft(&mut p, d as u32 + 1), n, "{fen} d{}", d + 1);
         }
     }
 }
@@ -343,7 +344,7 @@ fn king_capture_ends_the_game() {
     assert_eq!((end.result.as_str(), end.winner), ("0-1", Some(1)));
     assert_eq!(end.reason, "Black captures the king");
     assert!(Rules::legal_moves(&p).is_empty());
-    assert_eq!(Rules::perft(&mut p, 2), 0);
+    assert_eq!(perft(&mut p, 2), 0);
     assert_eq!(Game::rule_outcome(&p, 3, true), Some(Outcome::Loss));
     assert!(p
         .parse_legal_move("e8e7")
@@ -439,7 +440,7 @@ fn no_legal_move_loses() {
         ("0-1", "White has no legal move", Some(1))
     );
     assert_eq!(Game::no_moves_outcome(&p), Outcome::Loss);
-    assert_eq!(Rules::perft(&mut p, 1), 0);
+    assert_eq!(perft(&mut p, 1), 0);
     let r = run(
         fen,
         Limits {
@@ -643,7 +644,7 @@ fn start_position_is_a_mirrored_full_army() {
     }
     // Perft counted with pyffish 0.0.90 and the definition of variants.md.
     let mut p = start.clone();
-    let counts: Vec<u64> = (1..=3).map(|d| p.perft(d)).collect();
+    let counts: Vec<u64> = (1..=3).map(|d| perft(&mut p, d)).collect();
     assert_eq!(counts, [13, 169, 3_159]);
     assert_eq!(p.to_fen(), START_FEN);
 }

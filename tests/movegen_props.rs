@@ -743,9 +743,9 @@ fn start_position_and_known_counts() {
         })
         .sum();
     assert_eq!(total, 1920);
-    assert_eq!(jiang::xiangqi::perft::perft(&mut pos, 2), 1920);
+    assert_eq!(jiang::perft::perft(&mut pos, 2), 1920);
     assert_eq!(slow_perft(&slow, 3), 79_666);
-    assert_eq!(jiang::xiangqi::perft::perft(&mut pos, 3), 79_666);
+    assert_eq!(jiang::perft::perft(&mut pos, 3), 79_666);
 }
 
 /// perft by the oracle alone.

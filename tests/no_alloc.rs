@@ -12,7 +12,7 @@ mod rng;
 
 use count_alloc::allocations_in;
 use jiang::movelist::MoveList;
-use jiang::xiangqi::perft::perft;
+use jiang::perft::perft;
 use jiang::xiangqi::{GenType, Move, Position};
 use rng::Rng;
 

@@ -1,7 +1,7 @@
 //! Perft regression tests against `perft/xiangqi.perft` (format: `perft/README.md`).
 //!
 //! * `perft_file_parses`: every record is complete and its FEN is accepted.
-//! * `perft_counts`: every entry up to [`NODE_BUDGET`] nodes matches `jiang::xiangqi::perft::perft`.
+//! * `perft_counts`: every entry up to [`NODE_BUDGET`] nodes matches `jiang::perft::perft`.
 //! * `staged_generation_matches_all`: at every node of a small tree below each position,
 //!   captures and quiet moves partition the full move list.
 //!
@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use jiang::movelist::MoveList;
-use jiang::xiangqi::perft::perft;
+use jiang::perft::perft;
 use jiang::xiangqi::{GenType, Move, Position};
 
 /// Entries with more expected nodes than this are left to `perft/run.sh`.

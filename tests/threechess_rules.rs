@@ -8,6 +8,7 @@ mod rng;
 
 use jiang::game::Rules;
 use jiang::movelist::MoveList;
+use jiang::perft::{divide, perft};
 use jiang::threechess::{Board, Ending, Gen, Kind, Move, Piece, Player, Square, START_FEN};
 use rng::Rng;
 
@@ -95,7 +96,7 @@ fn lone_piece_destinations_match_the_reference() {
 #[test]
 fn perft_from_the_start() {
     let mut b = Board::startpos();
-    let counts: Vec<u64> = (1..=4).map(|d| b.perft(d)).collect();
+    let counts: Vec<u64> = (1..=4).map(|d| perft(&mut b, d)).collect();
     assert_eq!(counts, [20, 400, 8_000, 178_080]);
     assert_eq!(b.to_fen(), START_FEN, "perft left the board changed");
 }
@@ -126,7 +127,7 @@ fn random_game_positions_match_the_reference() {
         let mut mine: Vec<String> = list.iter().map(|m| m.to_string()).collect();
         mine.sort();
         assert_eq!(mine, want, "{fen}");
-        assert_eq!(b.perft(2), perft2, "{fen}");
+        assert_eq!(perft(&mut b, 2), perft2, "{fen}");
         for m in list.iter() {
             let kind = b.piece_at(m.from()).unwrap().kind();
             castlings +=
@@ -139,6 +140,60 @@ fn random_game_positions_match_the_reference() {
         castlings >= 5 && promotions >= 5,
         "{castlings} castlings, {promotions} promotions"
     );
+}
+
+/// Issue 25: a king captured at the first ply ends the game, so that move has no replies
+/// below it (perft counts move sequences of exactly the given length). The reference's
+/// count is 639; before the fix jiang counted the finished game as a leaf (640).
+#[test]
+fn a_king_captured_inside_the_tree_has_no_replies() {
+    let mut b = Board::startpos();
+    play(
+        &mut b,
+        "BB2BB4 GG1GF3 RB2RB4 BC1BB2 GF3BB4 RB1RA3 BB2RA1 BB4BC2 RG1RF3 BD1BC2 GB1GA3 RC1RB2 \
+         RA1RB2 GA1GB1 RD1RA1 RB2RA1 GB2GB3 RH1RG1 BC2RA2 GB1GB2 RG1RH1 RA2RA3 GB2GB1 RH1RG1 \
+         RA3RB4 GB1GB2 RG1RH1 RB4RD2 GH1GG1 RF3RD2 BE2BE4 GC2GC3 RD2RB3 RA1GC3 GD2GC3 RC2RC3 \
+         BB1BA3 GC1BA3 RE2RE3 BA1BC1 BA3BC1 RF1BG4 BE1BD1 GD1RE3",
+    );
+    let fen = b.to_fen();
+    let report = divide(&mut b, 2);
+    assert_eq!(report.nodes, 639);
+    let king_capture: Vec<_> = report.divide.iter().filter(|(_, n)| *n == 0).collect();
+    assert_eq!(king_capture, [&("BG4BD1".to_string(), 0)]);
+    assert_eq!(b.to_fen(), fen, "perft left the board changed");
+    play(&mut b, "BG4BD1");
+    assert!(b.game_end().is_some());
+    assert_eq!(
+        (perft(&mut b, 0), perft(&mut b, 1), perft(&mut b, 2)),
+        (1, 0, 0)
+    );
+}
+
+/// Positions from random games on the reference's Board whose perft trees hold finished
+/// games (a king captured above the last ply), with the reference's counts
+/// (`perft/threechess_crosscheck.py --record`).
+#[test]
+fn perft_with_king_captures_inside_matches_the_reference() {
+    let text = include_str!("threechess_perft_reference.txt");
+    let mut checked = 0;
+    let mut b = Board::startpos();
+    for line in text.lines().map(str::trim) {
+        if let Some(moves) = line.strip_prefix("moves ") {
+            b = Board::startpos();
+            play(&mut b, moves);
+        } else if let Some(rest) = line.strip_prefix("perft ") {
+            let (d, n) = rest.split_once(' ').expect("perft DEPTH NODES");
+            let (d, n): (u32, u64) = (d.parse().expect("depth"), n.parse().expect("nodes"));
+            assert_eq!(perft(&mut b, d), n, "depth {d} after {}", b.to_fen());
+            checked += 1;
+        } else {
+            assert!(
+                line.is_empty() || line.starts_with('#'),
+                "unknown line {line}"
+            );
+        }
+    }
+    assert!(checked >= 1, "only {checked} counts");
 }
 
 /// Plays random games; after every move, checks the incremental key, that unmake restores
@@ -294,7 +349,8 @@ fn a_captured_king_ends_the_game_with_scores() {
     assert_eq!(end.reason, "blue captures red's king");
     assert_eq!(end.winner, Some(0));
     assert!(b.legal_moves().is_empty());
-    assert_eq!(b.perft(3), 1, "a finished game is a leaf");
+    assert_eq!(perft(&mut b, 3), 0, "a finished game has no moves");
+    assert_eq!(perft(&mut b, 0), 1);
     // A move after the end: one clear line, nothing changed.
     let fen = b.to_fen();
     let err = b.parse_legal_move("GE1GE2").unwrap_err().to_string();

@@ -11,6 +11,7 @@ use crate::movelist::MoveList;
 
 impl Rules for Position {
     type Move = Move;
+    type Undo = ();
     const NAME: &'static str = "baroque";
     const PLAYERS: &'static [&'static str] = &["white", "black"];
     const XBOARD: Option<XboardVariant> = Some(super::xboard::XBOARD);
@@ -51,11 +52,27 @@ impl Rules for Position {
     fn eval_report(&self) -> String {
         eval::trace(self)
     }
-    fn perft(&mut self, depth: u32) -> u64 {
-        movegen::perft(self, depth)
-    }
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);
+    }
+    /// None once a king is captured; the move limit is ignored (rule book section 12).
+    #[inline(always)]
+    fn perft_moves(&self, list: &mut MoveList<Move>) {
+        movegen::generate(self, GenType::All, list);
+    }
+    /// Counted without listing (target-set popcounts where the generator has them).
+    #[inline(always)]
+    fn perft_count(&self) -> u64 {
+        movegen::count_moves(self)
+    }
+    /// Leaves the in-check flag stale until the move is taken back: perft never asks.
+    #[inline(always)]
+    fn perft_make(&mut self, m: Move) {
+        self.make_move_keeping_check(m);
+    }
+    #[inline(always)]
+    fn perft_unmake(&mut self, m: Move, _: ()) {
+        self.unmake_move(m);
     }
     fn xboard_moves(&self, base: Option<&str>, seen: &[String]) -> Vec<(Move, String)> {
         super::xboard::xboard_moves(self, base, seen)

@@ -296,26 +296,6 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
     f.1
 }
 
-/// perft: leaves of the legal move tree `depth` plies down (a finished game is a leaf
-/// with nothing below; the move limit is ignored, section 12).
-pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if depth == 1 {
-        return count_moves(pos);
-    }
-    let mut list = MoveList::new();
-    generate(pos, GenType::All, &mut list);
-    let mut nodes = 0;
-    for &m in list.iter() {
-        pos.make_move_keeping_check(m);
-        nodes += perft(pos, depth - 1);
-        pos.unmake_move(m);
-    }
-    nodes
-}
-
 /// Reads a move in the book's notation and finds it among the legal moves.
 pub fn parse_legal_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let t = text.trim();

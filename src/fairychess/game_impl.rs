@@ -44,6 +44,7 @@ pub fn game_end_of(end: End) -> GameEnd {
 
 impl Rules for Position {
     type Move = Move;
+    type Undo = ();
     const NAME: &'static str = "fairychess";
     const PLAYERS: &'static [&'static str] = &["white", "black"];
     /// XBoard's fairy family on 8x8: knight, bishop, rook and king as themselves, the
@@ -85,11 +86,23 @@ impl Rules for Position {
     fn eval_report(&self) -> String {
         super::eval::trace(self)
     }
-    fn perft(&mut self, depth: u32) -> u64 {
-        Position::perft(self, depth)
-    }
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);
+    }
+    /// None once the game is over by rule: a captured king, kings only, the ply limit.
+    #[inline(always)]
+    fn perft_moves(&self, list: &mut MoveList<Move>) {
+        if self.end_by_rule().is_none() {
+            self.generate(GenType::All, list);
+        }
+    }
+    #[inline(always)]
+    fn perft_make(&mut self, m: Move) {
+        self.make_move(m);
+    }
+    #[inline(always)]
+    fn perft_unmake(&mut self, m: Move, _: ()) {
+        self.unmake_move(m);
     }
 }
 

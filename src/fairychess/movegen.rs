@@ -164,27 +164,4 @@ impl Position {
             reason,
         })
     }
-
-    /// Leaves of the legal move tree `depth` plies down. A finished game (king captured,
-    /// a draw by rule, no move) is a leaf.
-    pub fn perft(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if self.end_by_rule().is_some() {
-            return 0;
-        }
-        let mut list = MoveList::new();
-        self.generate(GenType::All, &mut list);
-        if depth == 1 {
-            return list.len() as u64;
-        }
-        let mut n = 0;
-        for &m in list.iter() {
-            self.make_move(m);
-            n += self.perft(depth - 1);
-            self.unmake_move(m);
-        }
-        n
-    }
 }

@@ -359,19 +359,6 @@ impl Position {
         next
     }
 
-    /// Leaves of the legal move tree `depth` plies down; a finished game has no moves,
-    /// so a game that ends above `depth` contributes nothing.
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.legal_moves();
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|&m| self.after(m).perft(depth - 1)).sum()
-    }
-
     /// Checks that play can reach this position, as far as the game's rules go: every
     /// placement with both kings is accepted at any ply count (a study position may lack
     /// rooks from the start); one without a king must be a last-move state or the end of

@@ -7,10 +7,14 @@ use super::solve::{solution, Value};
 use super::types::{Move, Side, Square, SIZE};
 use crate::common::{FenError, MoveError};
 use crate::game::{GameEnd, Rules, XboardVariant};
+use crate::movelist::MoveList;
 use std::fmt::Write as _;
 
 impl Rules for Position {
     type Move = Move;
+    /// The position before the move: four bytes of squares and two counters, cheaper to
+    /// copy back than to undo.
+    type Undo = Position;
     const NAME: &'static str = "microchess";
     const PLAYERS: &'static [&'static str] = &["white", "black"];
     /// XBoard's fairy family on a 4x4 board: rook and king only (XBoard's own rook and
@@ -65,10 +69,22 @@ impl Rules for Position {
     fn eval_report(&self) -> String {
         eval_report(self)
     }
-    fn perft(&mut self, depth: u32) -> u64 {
-        Position::perft(self, depth)
-    }
     fn reserve(&mut self, _plies: usize) {}
+    /// None once the game is over.
+    #[inline(always)]
+    fn perft_moves(&self, list: &mut MoveList<Move>) {
+        self.generate(list);
+    }
+    #[inline(always)]
+    fn perft_make(&mut self, m: Move) -> Position {
+        let before = *self;
+        Position::play(self, m);
+        before
+    }
+    #[inline(always)]
+    fn perft_unmake(&mut self, _m: Move, before: Position) {
+        *self = before;
+    }
 }
 
 /// The result of a finished game, with the payoffs in words.

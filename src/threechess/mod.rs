@@ -6,7 +6,7 @@
 //! * [`geometry`]: unit steps, the mirrored continuation across the centre, the move
 //!   tables (built at compile time).
 //! * [`board`]: the position, make/unmake, Zobrist key.
-//! * [`movegen`]: legal moves and perft.
+//! * [`movegen`]: legal moves (perft is `crate::perft`, over [`crate::game::Rules`]).
 //! * [`fen`]: jiang's FEN for ThreeChess (documented there).
 //! * [`rules`]: the end of the game and the front end's `Rules`.
 //! * [`display`]: the `d` diagram.

@@ -1,5 +1,5 @@
 //! Move generation: every (start, end) pair the reference's `isLegalMove` accepts, each
-//! once, and perft.
+//! once.
 //!
 //! There is no check rule, so every pseudo-legal move is legal. Sliders walk the
 //! precomputed rays up to the first occupied square; where two rays (the forked
@@ -224,28 +224,6 @@ impl Board {
     pub fn king_attacked_by(&self, victim: Player, by: Player) -> bool {
         self.king(victim)
             .is_some_and(|k| self.is_attacked_by(k, by))
-    }
-
-    /// Leaves of the legal move tree `depth` plies down; a finished game (a king
-    /// captured, no legal move) is a leaf.
-    pub fn perft(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let list = self.legal_moves_list();
-        if list.is_empty() {
-            return 1;
-        }
-        if depth == 1 {
-            return list.len() as u64;
-        }
-        let mut n = 0;
-        for &m in list.iter() {
-            self.make_move(m);
-            n += self.perft(depth - 1);
-            self.unmake_move();
-        }
-        n
     }
 }
 

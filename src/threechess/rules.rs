@@ -7,9 +7,11 @@
 
 use super::board::{Board, Status};
 use super::display::board_diagram;
+use super::movegen::Gen;
 use super::types::{Move, Player};
 use crate::common::{FenError, MoveError};
-use crate::game::{Divide, GameEnd, Rules};
+use crate::game::{GameEnd, Rules};
+use crate::movelist::MoveList;
 use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
 
 /// The reference's tournament branch draws after this many plies.
@@ -129,6 +131,7 @@ impl Board {
 
 impl Rules for Board {
     type Move = Move;
+    type Undo = ();
     const NAME: &'static str = "threechess";
     const PLAYERS: &'static [&'static str] = &["blue", "green", "red"];
     const CLOCK_KEYS: &'static [(&'static str, &'static str)] =
@@ -191,28 +194,20 @@ impl Rules for Board {
     fn eval_report(&self) -> String {
         super::eval::report(self)
     }
-    fn perft(&mut self, depth: u32) -> u64 {
-        Board::perft(self, depth)
-    }
     fn reserve(&mut self, plies: usize) {
         Board::reserve(self, plies);
     }
-    fn divide(&mut self, depth: u32) -> Divide {
-        let mut d = Divide::default();
-        if depth == 0 {
-            d.nodes = 1;
-            return d;
-        }
-        for &m in self.legal_moves_list().iter() {
-            self.make_move(m);
-            let n = Board::perft(self, depth - 1);
-            self.unmake_move();
-            d.moves.push((m.to_string(), n));
-            d.nodes += n;
-        }
-        if d.moves.is_empty() {
-            d.nodes = 1;
-        }
-        d
+    /// None once the game is over (a king captured, the ply limit).
+    #[inline(always)]
+    fn perft_moves(&self, list: &mut MoveList<Move>) {
+        self.generate(Gen::All, list);
+    }
+    #[inline(always)]
+    fn perft_make(&mut self, m: Move) {
+        self.make_move(m);
+    }
+    #[inline(always)]
+    fn perft_unmake(&mut self, _m: Move, _: ()) {
+        self.unmake_move();
     }
 }

@@ -10,6 +10,7 @@ use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
 
 impl Rules for Position {
     type Move = Move;
+    type Undo = ();
     const NAME: &'static str = "xiangqi";
     const PLAYERS: &'static [&'static str] = &["red", "black"];
     const OPTIONS: &'static [OptionSpec] = &[RULES_OPTION, USE_NNUE_OPTION];
@@ -48,9 +49,6 @@ impl Rules for Position {
     fn eval_report(&self) -> String {
         super::eval::trace(self)
     }
-    fn perft(&mut self, depth: u32) -> u64 {
-        super::perft::perft(self, depth)
-    }
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);
     }
@@ -74,6 +72,23 @@ impl Rules for Position {
             });
         }
         Ok(())
+    }
+    #[inline(always)]
+    fn perft_moves(&self, list: &mut MoveList<Move>) {
+        self.generate(GenType::All, list);
+    }
+    /// In bulk: popcounts of target sets, no list.
+    #[inline(always)]
+    fn perft_count(&self) -> u64 {
+        self.count_legal() as u64
+    }
+    #[inline(always)]
+    fn perft_make(&mut self, m: Move) {
+        self.make_move(m);
+    }
+    #[inline(always)]
+    fn perft_unmake(&mut self, m: Move, _: ()) {
+        self.unmake_move(m);
     }
 }
 

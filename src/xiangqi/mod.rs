@@ -9,7 +9,6 @@ mod game_impl;
 pub mod house_rules;
 pub mod movegen;
 pub mod nnue;
-pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod see;

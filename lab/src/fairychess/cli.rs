@@ -27,7 +27,6 @@
 
 use crate::fairychess::tune;
 use jiang::fairychess::{PieceKind, Position};
-use jiang::game::Rules;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -77,10 +76,9 @@ fn perft(args: &[String]) -> ExitCode {
         }
     };
     jiang::fairychess::attacks::init();
-    let start = Instant::now();
-    let d = Rules::divide(&mut pos, depth);
-    let secs = start.elapsed().as_secs_f64();
-    for (m, n) in &d.moves {
+    let d = jiang::perft::divide(&mut pos, depth);
+    let secs = d.elapsed.as_secs_f64();
+    for (m, n) in &d.divide {
         println!("{m}: {n}");
     }
     println!();

@@ -791,7 +791,7 @@ pub fn run(args: &[String]) {
         let mut b = Board::startpos();
         for d in 1..=depth {
             let t = Instant::now();
-            let n = b.perft(d);
+            let n = jiang::perft::perft(&mut b, d);
             let s = t.elapsed().as_secs_f64();
             println!(
                 "perft {d} {n} nodes {:.3} s {:.0} nodes/s",
