@@ -153,7 +153,10 @@ def load_data(paths, limit=0, cache=True):
     for (i, path, cpath), data in zip(todo, done):
         print(f"{path}: {len(data[0])} positions parsed ({time.time() - t:.1f} s)", file=sys.stderr)
         if cache and not limit:
-            np.savez_compressed(cpath, feats=data[0], score=data[1], result=data[2])
+            try:
+                np.savez_compressed(cpath, feats=data[0], score=data[1], result=data[2])
+            except OSError as e:
+                print(f"{cpath}: not cached ({e})", file=sys.stderr)
         parts[i] = data
     feats = np.concatenate([p[0] for p in parts])
     score = np.concatenate([p[1] for p in parts])
@@ -166,8 +169,8 @@ def load_data(paths, limit=0, cache=True):
 def targets(score, result, lam):
     """The blend of score and result that sigmoid(output) is trained towards."""
     s = 1.0 / (1.0 + np.exp(-score.astype(np.float64) / SCALE))
-    t = lam * s + (1.0 - lam) * np.where(result == UNKNOWN, s, result)
-    return np.where(result == UNKNOWN, s, t).astype(np.float32)
+    # Positions without a game (result `-`) are trained on the score alone.
+    return np.where(result == UNKNOWN, s, lam * s + (1.0 - lam) * result).astype(np.float32)
 
 
 def mirror_table():
