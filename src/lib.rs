@@ -1,12 +1,24 @@
-//! jiang (将): a Xiangqi engine that also plays the games it grew out of.
+//! jiang (将): a Xiangqi engine that also plays the four course games it grew out of
+//! (fairychess, Microchess, Baroque, ThreeChess).
 //!
-//! Layers, bottom to top:
-//! * the games: [`xiangqi`], [`microchess`] (one module per game), each implementing [`game::Rules`] and,
-//!   for two-player games the generic search plays, [`game::Game`];
-//! * [`search`]: the generic two-player search (PVS, quiescence, [`tt`], [`time`]);
+//! Layers, bottom to top; each imports only from the layers below it:
+//! * shared pieces: [`common`] (colours, Zobrist keys, FEN helpers, typed FEN and move
+//!   errors), [`movelist`], [`tt`], [`time`] (the clock and [`time::SearchControl`]),
+//!   [`options`] (how an option is declared and read);
+//! * [`game`]: what every game provides ([`game::Rules`]) and what the two-player search
+//!   needs on top ([`game::Game`]); [`perft`], one perft for every game; [`report`], what
+//!   a search reports;
+//! * the games, one folder each: [`xiangqi`], [`fairychess`], [`baroque`] (played by
+//!   the generic search), [`microchess`] and [`threechess`] (each with its own move
+//!   chooser, through [`chooser::MoveChooser`]);
+//! * [`search`]: the generic two-player search (PVS, quiescence, the transposition
+//!   table, Lazy SMP) and its move chooser, [`search::AlphaBeta`];
 //! * [`engine`]: one facade over whichever game is being played ([`games`] lists them),
-//!   reporting structured events;
+//!   its options and the search thread, reporting structured events;
 //! * [`protocol`]: UCCI, UCI, CECP and the terminal, formatting those events.
+//!
+//! Offline jobs (self-play data, training, tuning) are not here: they live in the
+//! workspace member `jiang-lab` (`lab/`).
 
 #![warn(missing_docs)]
 
