@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that a network file written by train_torch.py is the one the engine reads.
 
-    python3 tools/nnue/check_export.py NET.nnue DATA.txt [--engine target/release/jiang]
+    python3 tools/nnue/check_export.py NET.nnue DATA.txt [--engine target/release/jiang] [--lab target/release/jiang-lab]
 
 Needs numpy only. Four checks, each printed with PASS or FAIL (exit status 1 on a FAIL):
 
@@ -13,7 +13,7 @@ Needs numpy only. Four checks, each printed with PASS or FAIL (exit status 1 on 
    with the float forward pass of the same weights within 2 units (the rounding of the
    two divisions);
 3. the engine loads NET: `JIANG_EVALFILE=NET RUST_LOG=info jiang` logs "network loaded";
-4. the engine computes the same function: `jiang train` started from NET (`--init`)
+4. the engine computes the same function: `jiang-lab train` started from NET (`--init`)
    prints its validation loss before training ("epoch 0") on the second half of the same
    positions; it must equal this script's float loss of NET on them (6 decimals).
 """
@@ -34,8 +34,9 @@ import train_torch as tt  # noqa: E402
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("net")
-    ap.add_argument("data", help="a `jiang datagen` file (FEN | score | result)")
+    ap.add_argument("data", help="a `jiang-lab datagen` file (FEN | score | result)")
     ap.add_argument("--engine", default="target/release/jiang")
+    ap.add_argument("--lab", default="target/release/jiang-lab", help="the offline jobs' binary (train)")
     ap.add_argument("--positions", type=int, default=1000)
     ap.add_argument("--lambda", dest="lam", type=float, default=0.75)
     args = ap.parse_args()
@@ -74,7 +75,7 @@ def main():
 
         # The engine's trainer holds out the last --val fraction: with 0.5, the second half.
         out = os.path.join(tmp, "out.nnue")
-        cmd = [args.engine, "train", out, args.data, "--init", args.net, "--epochs", "1", "--val", "0.5",
+        cmd = [args.lab, "train", out, args.data, "--init", args.net, "--epochs", "1", "--val", "0.5",
                "--max-positions", str(len(feats)), "--lambda", str(args.lam), "--batch", "256"]
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
         m = re.search(r"epoch 0: validation loss ([0-9.]+)", run.stderr)
@@ -86,7 +87,7 @@ def main():
         report(
             "engine's loss",
             m is not None and abs(mine - theirs) < 2e-6,
-            f"jiang train --init: {theirs:.6f}, this script: {mine:.6f} ({n_val} positions)",
+            f"jiang-lab train --init: {theirs:.6f}, this script: {mine:.6f} ({n_val} positions)",
         )
     sys.exit(0 if ok else 1)
 

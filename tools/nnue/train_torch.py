@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Train jiang's Xiangqi network with PyTorch (on a GPU when there is one).
 
-The same network, data, loss and file format as `jiang train` (src/xiangqi/nnue/train.rs,
+The same network, data, loss and file format as `jiang-lab train` (lab/src/xiangqi/train.rs,
 src/xiangqi/nnue/mod.rs), so that validation losses of the two trainers compare and the
 engine loads the result (`JIANG_EVALFILE=net.nnue jiang`):
 
-* data: `FEN | score | result` lines from `jiang datagen` (score: Red's view, clamped to
+* data: `FEN | score | result` lines from `jiang-lab datagen` (score: Red's view, clamped to
   +-20000; result: Red's 1, 0.5, 0 or `-` for "no game", then trained on the score alone);
 * features: per point of view (side to move first), one per piece: (own/enemy, kind,
   square seen from that side), 2 x 7 x 90 = 1260; every training draw mirrors the board
@@ -420,7 +420,7 @@ def log(args, msg):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", help="network file to write (the engine's format)")
-    ap.add_argument("data", nargs="+", help="`jiang datagen` files (FEN | score | result) or their .npz caches")
+    ap.add_argument("data", nargs="+", help="`jiang-lab datagen` files (FEN | score | result) or their .npz caches")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--lr", type=float, default=0.001)
     ap.add_argument("--lr-drop", type=float, default=0.3, help="lr factor at 50, 75 and 90 %% of the run")
