@@ -850,3 +850,69 @@ fn every_listed_option_takes_its_default_and_refuses_nonsense() {
     assert!(comments[0].contains("Contempt"), "{comments:?}");
     assert_no_panic(&e);
 }
+
+/// The `wdl W D L` of a UCI score line and its `cp` score (`None` for a mate).
+fn wdl_of(line: &str) -> Option<([u32; 3], Option<i32>)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "wdl")?;
+    let n = |k: usize| words.get(i + k)?.parse::<u32>().ok();
+    let cp = words
+        .iter()
+        .position(|w| *w == "cp")
+        .and_then(|k| words.get(k + 1)?.parse().ok());
+    Some(([n(1)?, n(2)?, n(3)?], cp))
+}
+
+#[test]
+fn show_wdl_puts_win_draw_loss_on_every_score_line() {
+    let mut e = Engine::start();
+    let lines = uci_handshake(&mut e);
+    if !lines
+        .iter()
+        .any(|l| l == "option name UCI_ShowWDL type check default false")
+    {
+        e.fail("UCI_ShowWDL is not in the UCI handshake");
+    }
+    e.send("setoption name UCI_ShowWDL value true");
+    // (material, cp, win) of every exact line, to check that the win rises with the score.
+    let mut seen: Vec<(u32, i32, u32)> = Vec::new();
+    let mut positions = 0;
+    for seed in 0..240u64 {
+        let (pos, moves) = random_game(0xD1B5_4A32_D192_ED03 ^ seed, (seed % 90) as usize);
+        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+        e.send(&format!("position startpos moves {}", texts.join(" ")));
+        e.send("go depth 3");
+        let (_, lines) = e.bestmove(SLOW);
+        positions += 1;
+        let material = jiang::xiangqi::wdl::material(&pos);
+        for l in lines.iter().filter(|l| l.contains(" score ")) {
+            let Some(([w, d, loss], cp)) = wdl_of(l) else {
+                e.fail(&format!("a score line without wdl: {l}"));
+            };
+            if w + d + loss != 1000 {
+                e.fail(&format!("wdl does not sum to 1000: {l}"));
+            }
+            match cp {
+                Some(cp) if !l.contains("bound") => seen.push((material, cp, w)),
+                Some(_) => {}
+                None if l.contains(" mate -") => assert_eq!([w, d, loss], [0, 0, 1000], "{l}"),
+                None => assert_eq!([w, d, loss], [1000, 0, 0], "{l}"),
+            }
+        }
+    }
+    assert!(positions >= 200 && seen.len() >= 200, "{}", seen.len());
+    seen.sort();
+    for pair in seen.windows(2) {
+        let ((m1, s1, w1), (m2, s2, w2)) = (pair[0], pair[1]);
+        assert!(m1 != m2 || s1 == s2 || w1 <= w2, "{pair:?}");
+    }
+    // Off again: no wdl.
+    e.send("setoption name UCI_ShowWDL value false");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove(SLOW);
+    if lines.iter().any(|l| l.contains(" wdl ")) {
+        e.fail("wdl shown with UCI_ShowWDL off");
+    }
+    assert_no_panic(&e);
+}

@@ -43,6 +43,9 @@ pub struct Settings {
     /// Whether the search applies the repetition judge (perpetual check and chase lose);
     /// off, every repetition is a draw. On by default; off only to measure the judge.
     pub repetition_judge: bool,
+    /// UCI `UCI_ShowWDL`: score lines carry the win/draw/loss chances (games with a
+    /// model of them, see `crate::xiangqi::wdl`).
+    pub show_wdl: bool,
 }
 
 impl Default for Settings {
@@ -56,6 +59,7 @@ impl Default for Settings {
             contempt: DEFAULT_CONTEMPT,
             multipv: 1,
             repetition_judge: true,
+            show_wdl: false,
         }
     }
 }
@@ -157,6 +161,14 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         },
     },
     EngineOption {
+        spec: OptionSpec::new("UCI_ShowWDL", OptionKind::Check { default: false })
+            .shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.show_wdl = v.as_bool();
+            Ok(None)
+        },
+    },
+    EngineOption {
         spec: OptionSpec::new(
             "UCI_Variant",
             OptionKind::Combo {
@@ -200,6 +212,7 @@ mod tests {
             OptionValue::Spin(i64::from(s.contempt))
         );
         assert_eq!(default("RepetitionJudge"), OptionValue::Check(true));
+        assert_eq!(default("UCI_ShowWDL"), OptionValue::Check(s.show_wdl));
         assert!(find("hashsize").is_some() && find("uci_variant").is_some());
     }
 }

@@ -405,9 +405,10 @@ impl Session {
             Dialect::Terminal => Dialect::Uci,
             d => d,
         };
+        let show_wdl = self.engine.settings.show_wdl;
         Arc::new(move |event: Event<'_>| match event {
             Event::Info(info) => {
-                for line in format_info(dialect, info) {
+                for line in format_info(dialect, info, show_wdl) {
                     send(&line);
                 }
             }

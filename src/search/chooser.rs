@@ -3,7 +3,7 @@
 use super::{search_with_state, Limits, SearchInfo, SearchState};
 use crate::chooser::{Choice, ChoiceJob, MoveChooser, SearchTask};
 use crate::game::Game;
-use crate::report::{Event, EventSink, InfoReport, ProbeReport};
+use crate::report::{Event, EventSink, InfoReport, ProbeReport, Wdl};
 use crate::time::SearchControl;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -27,14 +27,16 @@ fn lock_state<G: Game>(state: &Mutex<SearchState<G>>) -> MutexGuard<'_, SearchSt
     }
 }
 
-/// Converts a search report to the engine's game-independent form.
-pub fn info_report<M: std::fmt::Display>(info: &SearchInfo<M>) -> InfoReport {
+/// Converts a search report to the engine's game-independent form; `wdl` is the game's
+/// reading of the score ([`Game::wdl`]).
+pub fn info_report<M: std::fmt::Display>(info: &SearchInfo<M>, wdl: Option<Wdl>) -> InfoReport {
     InfoReport {
         depth: info.depth,
         seldepth: info.seldepth,
         score: info.score,
         raw_score: info.raw_score,
         bound: info.bound,
+        wdl,
         nodes: info.nodes,
         time_ms: info.time_ms,
         nps: info.nps,
@@ -112,7 +114,9 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
         let pos = pos.clone();
         let state = Arc::clone(&self.state);
         Box::new(move || {
-            let on_info = |info: &SearchInfo<G::Move>| sink(Event::Info(&info_report(info)));
+            let on_info = |info: &SearchInfo<G::Move>| {
+                sink(Event::Info(&info_report(info, pos.wdl(info.raw_score))))
+            };
             let result = search_with_state(
                 &pos,
                 &limits,

@@ -15,6 +15,7 @@ pub mod position;
 pub mod rules;
 pub mod see;
 pub mod types;
+pub mod wdl;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
