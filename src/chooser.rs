@@ -24,6 +24,9 @@ pub struct SearchRequest {
     pub depth: Option<i32>,
     /// Maximum nodes.
     pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves or fewer is found (UCI `go mate`; the
+    /// two-player search only).
+    pub mate: Option<u32>,
     /// Until `stop`.
     pub infinite: bool,
     /// Search threads.

@@ -916,3 +916,30 @@ fn show_wdl_puts_win_draw_loss_on_every_score_line() {
     }
     assert_no_panic(&e);
 }
+
+#[test]
+fn go_mate_stops_at_a_mate_short_enough() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    // Mate in 3 (checked with Fairy-Stockfish 11.1, see tools/xiangqi/mates.txt).
+    let fen = "9/5k3/4R4/5N3/9/9/9/4B4/2n1Ac3/3K1AB2 w - - 1 70";
+    e.send(&format!("position fen {fen}"));
+    let start = Instant::now();
+    e.send("go mate 3");
+    let (mv, lines) = e.bestmove(SLOW);
+    let took = start.elapsed();
+    let infos = search_infos(&lines);
+    let last = infos.last().unwrap_or_else(|| e.fail("no info line"));
+    if !last.contains(" score mate 3 ") {
+        e.fail(&format!("the last line is not mate 3: {last}"));
+    }
+    assert_eq!(mv, "e7e8");
+    // It stopped at the mate, not at the cap on any move (10 s).
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // Without a mate short enough it would search on: a depth limit still applies.
+    e.send("go mate 2 depth 6");
+    let (_, lines) = e.bestmove(SLOW);
+    let infos = search_infos(&lines);
+    assert!(infos.last().is_some_and(|l| l.starts_with("info depth 6 ")));
+    assert_no_panic(&e);
+}

@@ -49,6 +49,9 @@ pub struct GoCommand {
     pub depth: Option<i32>,
     /// `nodes N`.
     pub nodes: Option<u64>,
+    /// `mate N` (UCI): search until a mate in N moves or fewer is found (or a limit, or
+    /// the cap on any move, `MaxMoveTime`, is reached).
+    pub mate: Option<u32>,
     /// `infinite`.
     pub infinite: bool,
     /// Our remaining time (`time`, or `wtime`/`btime` for the side to move).
@@ -72,6 +75,7 @@ impl GoCommand {
     pub fn has_no_limit(&self) -> bool {
         self.depth.is_none()
             && self.nodes.is_none()
+            && self.mate.is_none()
             && !self.infinite
             && self.time_left.is_none()
             && self.move_time.is_none()
@@ -559,6 +563,7 @@ impl Engine {
         let request = SearchRequest {
             depth: go.depth,
             nodes: go.nodes,
+            mate: go.mate,
             infinite: go.infinite,
             threads: self.settings.threads,
             multipv: self.settings.multipv,

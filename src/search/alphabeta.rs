@@ -332,6 +332,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             if self.stopped {
                 break;
             }
+            // `go mate N`: a mate short enough is what was asked for.
+            if let Some(n) = limits.mate {
+                if best_score >= MATE_BOUND && (MATE - best_score + 1) / 2 <= n {
+                    break;
+                }
+            }
             // Time management between iterations.
             let best = self.root_moves[0].mv;
             if best != last_best {

@@ -103,6 +103,7 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
         let limits = Limits {
             depth: request.depth,
             nodes: request.nodes,
+            mate: request.mate.map(|n| n.min(1000) as i32),
             infinite: request.infinite,
             search_moves: task.search_moves,
             banned_moves: task.banned,

@@ -32,6 +32,9 @@ pub struct Limits<M> {
     pub depth: Option<i32>,
     /// Maximum nodes (all threads together).
     pub nodes: Option<u64>,
+    /// UCI `go mate N`: stop as soon as a mate in N moves or fewer is found (the other
+    /// limits still apply).
+    pub mate: Option<i32>,
     /// Search until told to stop (also: never stop on a found mate or the depth limit
     /// before `stop`).
     pub infinite: bool,
@@ -56,6 +59,7 @@ impl<M> Default for Limits<M> {
         Limits {
             depth: None,
             nodes: None,
+            mate: None,
             infinite: false,
             search_moves: Vec::new(),
             banned_moves: Vec::new(),
