@@ -129,6 +129,16 @@ pub enum Event<'a> {
     Info(&'a InfoReport),
     /// A message for the user (e.g. a `searchmoves` entry that is not legal).
     Note(&'a str),
+    /// A long search starts on a root move: the iteration's depth, the move, and its
+    /// number in the root move list (from 1). UCI shows it (`currmove`).
+    CurrMove {
+        /// The iteration.
+        depth: i32,
+        /// The move, in the game's notation.
+        mv: &'a str,
+        /// Its number among the root moves, from 1.
+        number: usize,
+    },
     /// The final answer. Sent once, unless the search was cancelled first.
     Answer(&'a Answer),
 }

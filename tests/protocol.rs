@@ -785,10 +785,11 @@ fn every_listed_option_takes_its_default_and_refuses_nonsense() {
             continue;
         }
         e.send(&format!("setoption name {name} value {default}"));
+        // Another game's option is kept, and the user told so (once): not a complaint.
         let complaints: Vec<String> = e
             .sync(SLOW)
             .into_iter()
-            .filter(|l| l.starts_with("info string"))
+            .filter(|l| l.starts_with("info string") && !l.ends_with("kept for when it is played"))
             .collect();
         assert!(complaints.is_empty(), "{name} = {default}: {complaints:?}");
         if kind == "spin" || kind == "check" || kind == "combo" {
@@ -941,5 +942,65 @@ fn go_mate_stops_at_a_mate_short_enough() {
     let (_, lines) = e.bestmove(SLOW);
     let infos = search_infos(&lines);
     assert!(infos.last().is_some_and(|l| l.starts_with("info depth 6 ")));
+    assert_no_panic(&e);
+}
+
+#[test]
+fn currmove_only_on_long_searches() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove(SLOW);
+    if let Some(l) = lines.iter().find(|l| l.contains("currmove")) {
+        e.fail(&format!("a fast search printed {l}"));
+    }
+    e.send("go movetime 2500");
+    let (_, lines) = e.bestmove(SLOW);
+    let current: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
+    if current.is_empty() {
+        e.fail("a 2.5 s search printed no currmove");
+    }
+    let start = Position::startpos();
+    for l in current {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let ok = matches!(
+            words.as_slice(),
+            ["info", "depth", d, "currmove", m, "currmovenumber", n]
+                if d.parse::<i32>().is_ok()
+                    && n.parse::<usize>().is_ok_and(|n| (1..=44).contains(&n))
+                    && start.legal_moves().iter().any(|lm| lm.to_string() == *m)
+        );
+        if !ok {
+            e.fail(&format!("not a currmove line: {l}"));
+        }
+    }
+    assert_no_panic(&e);
+}
+
+#[test]
+fn another_games_option_is_kept_and_said_so_once() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("setoption name UCI_Variant value baroque");
+    e.send("setoption name UseNNUE value false");
+    let said: Vec<String> = e
+        .sync(SLOW)
+        .into_iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(
+        said,
+        ["info string UseNNUE applies to xiangqi, not baroque; kept for when it is played"]
+    );
+    // Its own game's option: nothing to say.
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("setoption name UseNNUE value false");
+    let said: Vec<String> = e
+        .sync(SLOW)
+        .into_iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert!(said.is_empty(), "{said:?}");
     assert_no_panic(&e);
 }

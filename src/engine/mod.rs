@@ -276,6 +276,18 @@ impl Engine {
         self.game_options.retain(|(n, _)| *n != spec.name);
         self.game_options
             .push((spec.name, parsed.value.to_string()));
+        if current.is_none() {
+            // Said once, when set: it does nothing until such a game is played.
+            let games = games::GAMES
+                .iter()
+                .filter(|g| (g.options)().iter().any(|s| s.name == spec.name))
+                .map(|g| g.name)
+                .collect();
+            return Ok(Some(OptionNote::OtherGames {
+                name: spec.name,
+                games,
+            }));
+        }
         Ok(parsed.clamped_from.map(|asked| OptionNote::Clamped {
             asked,
             used: parsed.value.as_int(),

@@ -74,6 +74,14 @@ pub enum OptionNote {
         /// The number used.
         used: i64,
     },
+    /// A game option the current game does not have: kept, and applied when a game
+    /// that has it is played.
+    OtherGames {
+        /// The option, as its game declares it.
+        name: &'static str,
+        /// The games that declare it.
+        games: Vec<&'static str>,
+    },
     /// The hash table is smaller than asked: the machine cannot give more.
     HashCapped {
         /// MiB asked for.

@@ -630,6 +630,8 @@ impl Session {
                 }
             }
             Event::Note(msg) => send(&format!("# {msg}")),
+            // CECP has no line for it.
+            Event::CurrMove { .. } => {}
             Event::Answer(answer) => {
                 if kind == SearchKind::Play {
                     let text = answer.best.as_ref().and_then(|best| {

@@ -313,6 +313,11 @@ impl Session {
             Ok(Some(OptionNote::Clamped { asked, used })) => {
                 self.tell(&format!("{name} {asked} is out of range, using {used}"))
             }
+            Ok(Some(OptionNote::OtherGames { name, games })) => self.tell(&format!(
+                "{name} applies to {}, not {}; kept for when it is played",
+                games.join(", "),
+                self.engine.variant()
+            )),
             Ok(Some(OptionNote::HashCapped { asked, used })) => self.complain(&format!(
                 "hash {asked} MiB is out of range (more than this machine can give); using {used} MiB"
             )),
@@ -413,6 +418,13 @@ impl Session {
                 }
             }
             Event::Note(msg) => info_string(msg),
+            Event::CurrMove { depth, mv, number } => {
+                if dialect == Dialect::Uci {
+                    send(&format!(
+                        "info depth {depth} currmove {mv} currmovenumber {number}"
+                    ));
+                }
+            }
             Event::Answer(answer) => send(&format_bestmove(dialect, answer)),
         })
     }

@@ -452,6 +452,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         let in_check = pos.in_check();
         for i in first..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            if let (Some(f), 0) = (self.shared.on_currmove, self.id) {
+                if self.shared.control.elapsed_ms() >= super::CURRMOVE_AFTER_MS {
+                    f(depth, m, i + 1);
+                }
+            }
             let gives_check = pos.gives_check(m);
             let is_capture = pos.is_capture(m);
             let new_depth = depth - 1 + i32::from(gives_check);

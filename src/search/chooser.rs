@@ -1,6 +1,6 @@
 //! The generic search as a move chooser: how every two-player [`Game`] is played.
 
-use super::{search_with_state, Limits, SearchInfo, SearchState};
+use super::{search_reporting, Limits, SearchInfo, SearchState};
 use crate::chooser::{Choice, ChoiceJob, MoveChooser, SearchTask};
 use crate::game::Game;
 use crate::report::{Event, EventSink, InfoReport, ProbeReport, Wdl};
@@ -118,12 +118,21 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
             let on_info = |info: &SearchInfo<G::Move>| {
                 sink(Event::Info(&info_report(info, pos.wdl(info.raw_score))))
             };
-            let result = search_with_state(
+            let on_currmove = |depth: i32, m: G::Move, number: usize| {
+                let mv = m.to_string();
+                sink(Event::CurrMove {
+                    depth,
+                    mv: &mv,
+                    number,
+                })
+            };
+            let result = search_reporting(
                 &pos,
                 &limits,
                 &tt,
                 &control,
                 &on_info,
+                Some(&on_currmove),
                 &mut lock_state(&state),
             );
             let choice = Choice {

@@ -101,6 +101,16 @@ pub struct SearchInfo<M> {
 /// Receiver of the main thread's progress reports.
 pub type InfoCallback<'a, M> = &'a (dyn Fn(&SearchInfo<M>) + Sync);
 
+/// Receiver of the root move the main thread starts searching (UCI `currmove`): the
+/// iteration's depth, the move and its number in the root move list (from 1). Called
+/// only once the search has run [`CURRMOVE_AFTER_MS`], so short searches print nothing.
+pub type CurrMoveCallback<'a, M> = &'a (dyn Fn(i32, M, usize) + Sync);
+
+/// How long a search runs before it reports the root move it is on: the lines are for a
+/// person watching a long analysis, and a GUI reading them for every fast move would
+/// only be slowed down.
+pub const CURRMOVE_AFTER_MS: u64 = 1000;
+
 /// The answer of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
@@ -125,6 +135,8 @@ pub(crate) struct Shared<'a, M> {
     pub limits: &'a Limits<M>,
     /// Nodes per thread, published every few hundred nodes.
     pub nodes: Vec<AtomicU64>,
+    /// Where the main thread reports the root move it is on, if anyone listens.
+    pub on_currmove: Option<CurrMoveCallback<'a, M>>,
 }
 
 impl<M> Shared<'_, M> {
@@ -193,6 +205,20 @@ pub fn search_with_state<G: Game>(
     on_info: InfoCallback<'_, G::Move>,
     state: &mut SearchState<G>,
 ) -> SearchResult<G::Move> {
+    search_reporting(pos, limits, tt, control, on_info, None, state)
+}
+
+/// [`search_with_state`], also reporting the root move the main thread is on to
+/// `on_currmove` once the search has run [`CURRMOVE_AFTER_MS`].
+pub fn search_reporting<G: Game>(
+    pos: &G,
+    limits: &Limits<G::Move>,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    on_info: InfoCallback<'_, G::Move>,
+    on_currmove: Option<CurrMoveCallback<'_, G::Move>>,
+    state: &mut SearchState<G>,
+) -> SearchResult<G::Move> {
     tt.new_search();
     let threads = limits.threads.max(1);
     state.prepare(threads);
@@ -201,6 +227,7 @@ pub fn search_with_state<G: Game>(
         control,
         limits,
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        on_currmove,
     };
     let (main_hist, helper_hists) = state.histories.split_at_mut(1);
     let result = std::thread::scope(|scope| {
