@@ -1004,3 +1004,88 @@ fn another_games_option_is_kept_and_said_so_once() {
     assert!(said.is_empty(), "{said:?}");
     assert_no_panic(&e);
 }
+
+/// The first move of every line's pv and the answer: all must be among `allowed`.
+#[track_caller]
+fn assert_root_moves_within(
+    e: &Engine,
+    mode: &str,
+    best: &str,
+    lines: &[String],
+    allowed: &[&str],
+) {
+    if !allowed.contains(&best) {
+        e.fail(&format!("{mode}: bestmove {best} is not among {allowed:?}"));
+    }
+    for l in search_infos(lines) {
+        let first = l
+            .split(" pv ")
+            .nth(1)
+            .and_then(|pv| pv.split_whitespace().next());
+        if first.is_some_and(|m| !allowed.contains(&m)) {
+            e.fail(&format!("{mode}: a line starts outside {allowed:?}: {l}"));
+        }
+    }
+}
+
+#[test]
+fn searchmoves_and_banmoves_hold_in_every_search_mode() {
+    // UCI searchmoves: fixed depth, MultiPV, infinite, ponder.
+    let allowed = ["a0a1", "i0i1", "b0c2"];
+    let only = format!("searchmoves {}", allowed.join(" "));
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("position startpos");
+    e.send(&format!("go depth 5 {only}"));
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "depth", &best, &lines, &allowed);
+    e.send("setoption name MultiPV value 3");
+    e.send(&format!("go depth 4 {only}"));
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "multipv", &best, &lines, &allowed);
+    let multipv3 = search_infos(&lines)
+        .iter()
+        .any(|l| l.contains(" multipv 3 "));
+    assert!(multipv3, "three lines expected: {lines:?}");
+    e.send("setoption name MultiPV value 1");
+    e.send(&format!("go infinite {only}"));
+    e.drain(ms(400));
+    e.send("stop");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "infinite", &best, &lines, &allowed);
+    e.send(&format!("go ponder wtime 3000 btime 3000 {only}"));
+    e.drain(ms(300));
+    e.send("ponderhit");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "ponder", &best, &lines, &allowed);
+    assert_no_panic(&e);
+
+    // UCCI banmoves: fixed depth, infinite, ponder (the ban lasts until the position
+    // changes).
+    let start = Position::startpos();
+    let everything: Vec<String> = start.legal_moves().iter().map(|m| m.to_string()).collect();
+    let banned = ["h2e2", "b2e2", "h0g2", "b0c2", "c3c4", "g3g4"];
+    let allowed: Vec<&str> = everything
+        .iter()
+        .map(String::as_str)
+        .filter(|m| !banned.contains(m))
+        .collect();
+    let mut e = Engine::start();
+    ucci_handshake(&mut e);
+    e.send("position startpos");
+    e.send(&format!("banmoves {}", banned.join(" ")));
+    e.send("go depth 5");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "ucci depth", &best, &lines, &allowed);
+    e.send("go infinite");
+    e.drain(ms(400));
+    e.send("stop");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "ucci infinite", &best, &lines, &allowed);
+    e.send("go ponder time 3000 increment 0");
+    e.drain(ms(300));
+    e.send("ponderhit");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "ucci ponder", &best, &lines, &allowed);
+    assert_no_panic(&e);
+}
