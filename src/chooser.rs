@@ -37,6 +37,9 @@ pub struct SearchRequest {
     pub contempt: i32,
     /// Judge repetitions (perpetual check/chase).
     pub judge_repetitions: bool,
+    /// Playing strength, 0 to `crate::search::skill::MAX_LEVEL` (full strength); the
+    /// two-player search only.
+    pub skill_level: u8,
     /// The opponent offers a draw (may be set while the search runs).
     pub draw_offered: Arc<AtomicBool>,
 }

@@ -1089,3 +1089,45 @@ fn searchmoves_and_banmoves_hold_in_every_search_mode() {
     assert_root_moves_within(&e, "ucci ponder", &best, &lines, &allowed);
     assert_no_panic(&e);
 }
+
+#[test]
+fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
+    let mut e = Engine::start();
+    let lines = uci_handshake(&mut e);
+    for wanted in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 2600 min 800 max 2600",
+    ] {
+        if !lines.iter().any(|l| l == wanted) {
+            e.fail(&format!("the handshake lacks '{wanted}'"));
+        }
+    }
+    // Level 0 from the start position: not always the same move.
+    e.send("setoption name Skill Level value 0");
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..12 {
+        e.send("position startpos");
+        e.send("go depth 3");
+        let (mv, _) = e.bestmove(SLOW);
+        assert_legal(&e, &Position::startpos(), &mv);
+        seen.insert(mv);
+    }
+    assert!(seen.len() >= 2, "level 0 always played {seen:?}");
+    // A free chariot: taken at every level from 10 on, by Skill Level or by Elo.
+    let fen = "r3k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+    for level in 10..=20 {
+        e.send(&format!("setoption name Skill Level value {level}"));
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 4");
+        let (mv, _) = e.bestmove(SLOW);
+        assert_eq!(mv, "a0a9", "level {level}");
+    }
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1800");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 4");
+    let (mv, _) = e.bestmove(SLOW);
+    assert_eq!(mv, "a0a9", "Elo 1800");
+    assert_no_panic(&e);
+}

@@ -581,6 +581,7 @@ impl Engine {
             multipv: self.settings.multipv,
             contempt: self.settings.contempt,
             judge_repetitions: self.settings.repetition_judge,
+            skill_level: self.settings.effective_skill_level(),
             draw_offered: Arc::clone(&draw_offered),
         };
         let job = self.game.search_job(

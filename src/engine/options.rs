@@ -8,6 +8,7 @@ use super::error::EngineError;
 use super::games;
 use super::Engine;
 use crate::options::{OptionKind, OptionSpec, OptionValue, Shown};
+use crate::search::skill;
 use crate::time::TimeSettings;
 use std::time::Duration;
 
@@ -46,6 +47,24 @@ pub struct Settings {
     /// UCI `UCI_ShowWDL`: score lines carry the win/draw/loss chances (games with a
     /// model of them, see `crate::xiangqi::wdl`).
     pub show_wdl: bool,
+    /// UCI `Skill Level` (0 to [`skill::MAX_LEVEL`], full strength).
+    pub skill_level: u8,
+    /// UCI `UCI_LimitStrength`: play at the level of [`Settings::elo`] instead.
+    pub limit_strength: bool,
+    /// UCI `UCI_Elo`.
+    pub elo: i64,
+}
+
+impl Settings {
+    /// The strength to play at: `UCI_Elo`'s level when strength is limited, else
+    /// `Skill Level`.
+    pub fn effective_skill_level(&self) -> u8 {
+        if self.limit_strength {
+            skill::level_for_elo(self.elo)
+        } else {
+            self.skill_level
+        }
+    }
 }
 
 impl Default for Settings {
@@ -60,6 +79,9 @@ impl Default for Settings {
             multipv: 1,
             repetition_judge: true,
             show_wdl: false,
+            skill_level: skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: skill::MAX_ELO,
         }
     }
 }
@@ -178,6 +200,36 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
     },
     EngineOption {
         spec: OptionSpec::new(
+            "Skill Level",
+            spin(skill::MAX_LEVEL as i64, 0, skill::MAX_LEVEL as i64),
+        )
+        .shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.skill_level = v.as_int().clamp(0, skill::MAX_LEVEL as i64) as u8;
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("UCI_LimitStrength", OptionKind::Check { default: false })
+            .shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.limit_strength = v.as_bool();
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new(
+            "UCI_Elo",
+            spin(skill::MAX_ELO, skill::MIN_ELO, skill::MAX_ELO),
+        )
+        .shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.elo = v.as_int();
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new(
             "UCI_Variant",
             OptionKind::Combo {
                 default: games::DEFAULT_VARIANT,
@@ -221,6 +273,13 @@ mod tests {
         );
         assert_eq!(default("RepetitionJudge"), OptionValue::Check(true));
         assert_eq!(default("UCI_ShowWDL"), OptionValue::Check(s.show_wdl));
+        assert_eq!(
+            default("Skill Level"),
+            OptionValue::Spin(i64::from(s.skill_level))
+        );
+        assert_eq!(default("UCI_LimitStrength"), OptionValue::Check(false));
+        assert_eq!(default("UCI_Elo"), OptionValue::Spin(s.elo));
+        assert_eq!(s.effective_skill_level(), skill::MAX_LEVEL);
         assert!(find("hashsize").is_some() && find("uci_variant").is_some());
     }
 }

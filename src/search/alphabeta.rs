@@ -241,6 +241,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 depth: 0,
                 nodes: 0,
                 pv: Vec::new(),
+                lines: Vec::new(),
             };
         }
         // Order the first iteration by capture value and the TT move.
@@ -389,6 +390,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             depth: completed_depth,
             nodes: self.nodes,
             pv: best.pv.clone(),
+            lines: self.root_moves[..limits.multipv.clamp(1, self.root_moves.len())]
+                .iter()
+                .filter(|r| r.prev_score > -INFINITY)
+                .map(|r| (r.mv, r.prev_score))
+                .collect(),
         }
     }
 

@@ -9,6 +9,7 @@ mod alphabeta;
 pub mod chooser;
 pub mod history;
 pub mod picker;
+pub mod skill;
 pub mod stats;
 
 use crate::game::Game;
@@ -126,6 +127,9 @@ pub struct SearchResult<M> {
     pub nodes: u64,
     /// Principal variation.
     pub pv: Vec<M>,
+    /// The best lines' first moves and scores, best first (as many as MultiPV asked
+    /// for, of the last iteration that scored them).
+    pub lines: Vec<(M, i32)>,
 }
 
 /// Everything the threads of one search share.
