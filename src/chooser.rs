@@ -24,6 +24,9 @@ pub struct SearchRequest {
     pub depth: Option<i32>,
     /// Maximum nodes.
     pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves or fewer is found (UCI `go mate`; the
+    /// two-player search only).
+    pub mate: Option<u32>,
     /// Until `stop`.
     pub infinite: bool,
     /// Search threads.
@@ -34,6 +37,9 @@ pub struct SearchRequest {
     pub contempt: i32,
     /// Judge repetitions (perpetual check/chase).
     pub judge_repetitions: bool,
+    /// Playing strength, 0 to `crate::search::skill::MAX_LEVEL` (full strength); the
+    /// two-player search only.
+    pub skill_level: u8,
     /// The opponent offers a draw (may be set while the search runs).
     pub draw_offered: Arc<AtomicBool>,
 }

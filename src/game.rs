@@ -209,6 +209,13 @@ pub trait Game: Rules {
     }
     /// Static evaluation from the side to move's view.
     fn evaluate(&self) -> i32;
+    /// Win/draw/loss chances of a search score (internal units, side to move's view) in
+    /// this root position, for games with a model fitted to their own games; `None`
+    /// (the default) where there is none, and then no line shows them.
+    fn wdl(&self, score: i32) -> Option<crate::report::Wdl> {
+        let _ = score;
+        None
+    }
     /// Static exchange evaluation: whether `m` wins at least `threshold`.
     fn see_ge(&self, m: Self::Move, threshold: i32) -> bool;
     /// Ordering value of a capture (most valuable victim, least valuable attacker).

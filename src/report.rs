@@ -43,6 +43,33 @@ impl Score {
     }
 }
 
+/// Chances of a win, a draw and a loss for the side to move, per mille (they sum to
+/// 1000): what UCI's `wdl W D L` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wdl {
+    /// Win, per mille.
+    pub win: u16,
+    /// Draw, per mille.
+    pub draw: u16,
+    /// Loss, per mille.
+    pub loss: u16,
+}
+
+impl Wdl {
+    /// A certain win (a mate found).
+    pub const WIN: Wdl = Wdl {
+        win: 1000,
+        draw: 0,
+        loss: 0,
+    };
+    /// A certain loss (being mated).
+    pub const LOSS: Wdl = Wdl {
+        win: 0,
+        draw: 0,
+        loss: 1000,
+    };
+}
+
 /// One progress report of a search, game-independent (moves as text).
 #[derive(Clone, Debug)]
 pub struct InfoReport {
@@ -56,6 +83,8 @@ pub struct InfoReport {
     pub raw_score: i32,
     /// Whether the score is a bound.
     pub bound: ScoreBound,
+    /// Win/draw/loss chances of the score, for games with a model of them (Xiangqi).
+    pub wdl: Option<Wdl>,
     /// Nodes searched by all threads.
     pub nodes: u64,
     /// Milliseconds since the start.
@@ -100,6 +129,16 @@ pub enum Event<'a> {
     Info(&'a InfoReport),
     /// A message for the user (e.g. a `searchmoves` entry that is not legal).
     Note(&'a str),
+    /// A long search starts on a root move: the iteration's depth, the move, and its
+    /// number in the root move list (from 1). UCI shows it (`currmove`).
+    CurrMove {
+        /// The iteration.
+        depth: i32,
+        /// The move, in the game's notation.
+        mv: &'a str,
+        /// Its number among the root moves, from 1.
+        number: usize,
+    },
     /// The final answer. Sent once, unless the search was cancelled first.
     Answer(&'a Answer),
 }

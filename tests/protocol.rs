@@ -785,10 +785,11 @@ fn every_listed_option_takes_its_default_and_refuses_nonsense() {
             continue;
         }
         e.send(&format!("setoption name {name} value {default}"));
+        // Another game's option is kept, and the user told so (once): not a complaint.
         let complaints: Vec<String> = e
             .sync(SLOW)
             .into_iter()
-            .filter(|l| l.starts_with("info string"))
+            .filter(|l| l.starts_with("info string") && !l.ends_with("kept for when it is played"))
             .collect();
         assert!(complaints.is_empty(), "{name} = {default}: {complaints:?}");
         if kind == "spin" || kind == "check" || kind == "combo" {
@@ -848,5 +849,285 @@ fn every_listed_option_takes_its_default_and_refuses_nonsense() {
     let comments: Vec<&String> = said.iter().filter(|l| l.starts_with('#')).collect();
     assert_eq!(comments.len(), 1, "{said:?}");
     assert!(comments[0].contains("Contempt"), "{comments:?}");
+    assert_no_panic(&e);
+}
+
+/// The `wdl W D L` of a UCI score line and its `cp` score (`None` for a mate).
+fn wdl_of(line: &str) -> Option<([u32; 3], Option<i32>)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "wdl")?;
+    let n = |k: usize| words.get(i + k)?.parse::<u32>().ok();
+    let cp = words
+        .iter()
+        .position(|w| *w == "cp")
+        .and_then(|k| words.get(k + 1)?.parse().ok());
+    Some(([n(1)?, n(2)?, n(3)?], cp))
+}
+
+#[test]
+fn show_wdl_puts_win_draw_loss_on_every_score_line() {
+    let mut e = Engine::start();
+    let lines = uci_handshake(&mut e);
+    if !lines
+        .iter()
+        .any(|l| l == "option name UCI_ShowWDL type check default false")
+    {
+        e.fail("UCI_ShowWDL is not in the UCI handshake");
+    }
+    e.send("setoption name UCI_ShowWDL value true");
+    // (material, cp, win) of every exact line, to check that the win rises with the score.
+    let mut seen: Vec<(u32, i32, u32)> = Vec::new();
+    let mut positions = 0;
+    for seed in 0..240u64 {
+        let (pos, moves) = random_game(0xD1B5_4A32_D192_ED03 ^ seed, (seed % 90) as usize);
+        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+        e.send(&format!("position startpos moves {}", texts.join(" ")));
+        e.send("go depth 3");
+        let (_, lines) = e.bestmove(SLOW);
+        positions += 1;
+        let material = jiang::xiangqi::wdl::material(&pos);
+        for l in lines.iter().filter(|l| l.contains(" score ")) {
+            let Some(([w, d, loss], cp)) = wdl_of(l) else {
+                e.fail(&format!("a score line without wdl: {l}"));
+            };
+            if w + d + loss != 1000 {
+                e.fail(&format!("wdl does not sum to 1000: {l}"));
+            }
+            match cp {
+                Some(cp) if !l.contains("bound") => seen.push((material, cp, w)),
+                Some(_) => {}
+                None if l.contains(" mate -") => assert_eq!([w, d, loss], [0, 0, 1000], "{l}"),
+                None => assert_eq!([w, d, loss], [1000, 0, 0], "{l}"),
+            }
+        }
+    }
+    assert!(positions >= 200 && seen.len() >= 200, "{}", seen.len());
+    seen.sort();
+    for pair in seen.windows(2) {
+        let ((m1, s1, w1), (m2, s2, w2)) = (pair[0], pair[1]);
+        assert!(m1 != m2 || s1 == s2 || w1 <= w2, "{pair:?}");
+    }
+    // Off again: no wdl.
+    e.send("setoption name UCI_ShowWDL value false");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove(SLOW);
+    if lines.iter().any(|l| l.contains(" wdl ")) {
+        e.fail("wdl shown with UCI_ShowWDL off");
+    }
+    assert_no_panic(&e);
+}
+
+#[test]
+fn go_mate_stops_at_a_mate_short_enough() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    // Mate in 3 (checked with Fairy-Stockfish 11.1, see tools/xiangqi/mates.txt).
+    let fen = "9/5k3/4R4/5N3/9/9/9/4B4/2n1Ac3/3K1AB2 w - - 1 70";
+    e.send(&format!("position fen {fen}"));
+    let start = Instant::now();
+    e.send("go mate 3");
+    let (mv, lines) = e.bestmove(SLOW);
+    let took = start.elapsed();
+    let infos = search_infos(&lines);
+    let last = infos.last().unwrap_or_else(|| e.fail("no info line"));
+    if !last.contains(" score mate 3 ") {
+        e.fail(&format!("the last line is not mate 3: {last}"));
+    }
+    assert_eq!(mv, "e7e8");
+    // It stopped at the mate, not at the cap on any move (10 s).
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // Without a mate short enough it would search on: a depth limit still applies.
+    e.send("go mate 2 depth 6");
+    let (_, lines) = e.bestmove(SLOW);
+    let infos = search_infos(&lines);
+    assert!(infos.last().is_some_and(|l| l.starts_with("info depth 6 ")));
+    assert_no_panic(&e);
+}
+
+#[test]
+fn currmove_only_on_long_searches() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove(SLOW);
+    if let Some(l) = lines.iter().find(|l| l.contains("currmove")) {
+        e.fail(&format!("a fast search printed {l}"));
+    }
+    e.send("go movetime 2500");
+    let (_, lines) = e.bestmove(SLOW);
+    let current: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
+    if current.is_empty() {
+        e.fail("a 2.5 s search printed no currmove");
+    }
+    let start = Position::startpos();
+    for l in current {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let ok = matches!(
+            words.as_slice(),
+            ["info", "depth", d, "currmove", m, "currmovenumber", n]
+                if d.parse::<i32>().is_ok()
+                    && n.parse::<usize>().is_ok_and(|n| (1..=44).contains(&n))
+                    && start.legal_moves().iter().any(|lm| lm.to_string() == *m)
+        );
+        if !ok {
+            e.fail(&format!("not a currmove line: {l}"));
+        }
+    }
+    assert_no_panic(&e);
+}
+
+#[test]
+fn another_games_option_is_kept_and_said_so_once() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("setoption name UCI_Variant value baroque");
+    e.send("setoption name UseNNUE value false");
+    let said: Vec<String> = e
+        .sync(SLOW)
+        .into_iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(
+        said,
+        ["info string UseNNUE applies to xiangqi, not baroque; kept for when it is played"]
+    );
+    // Its own game's option: nothing to say.
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("setoption name UseNNUE value false");
+    let said: Vec<String> = e
+        .sync(SLOW)
+        .into_iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert!(said.is_empty(), "{said:?}");
+    assert_no_panic(&e);
+}
+
+/// The first move of every line's pv and the answer: all must be among `allowed`.
+#[track_caller]
+fn assert_root_moves_within(
+    e: &Engine,
+    mode: &str,
+    best: &str,
+    lines: &[String],
+    allowed: &[&str],
+) {
+    if !allowed.contains(&best) {
+        e.fail(&format!("{mode}: bestmove {best} is not among {allowed:?}"));
+    }
+    for l in search_infos(lines) {
+        let first = l
+            .split(" pv ")
+            .nth(1)
+            .and_then(|pv| pv.split_whitespace().next());
+        if first.is_some_and(|m| !allowed.contains(&m)) {
+            e.fail(&format!("{mode}: a line starts outside {allowed:?}: {l}"));
+        }
+    }
+}
+
+#[test]
+fn searchmoves_and_banmoves_hold_in_every_search_mode() {
+    // UCI searchmoves: fixed depth, MultiPV, infinite, ponder.
+    let allowed = ["a0a1", "i0i1", "b0c2"];
+    let only = format!("searchmoves {}", allowed.join(" "));
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    e.send("position startpos");
+    e.send(&format!("go depth 5 {only}"));
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "depth", &best, &lines, &allowed);
+    e.send("setoption name MultiPV value 3");
+    e.send(&format!("go depth 4 {only}"));
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "multipv", &best, &lines, &allowed);
+    let multipv3 = search_infos(&lines)
+        .iter()
+        .any(|l| l.contains(" multipv 3 "));
+    assert!(multipv3, "three lines expected: {lines:?}");
+    e.send("setoption name MultiPV value 1");
+    e.send(&format!("go infinite {only}"));
+    e.drain(ms(400));
+    e.send("stop");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "infinite", &best, &lines, &allowed);
+    e.send(&format!("go ponder wtime 3000 btime 3000 {only}"));
+    e.drain(ms(300));
+    e.send("ponderhit");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "ponder", &best, &lines, &allowed);
+    assert_no_panic(&e);
+
+    // UCCI banmoves: fixed depth, infinite, ponder (the ban lasts until the position
+    // changes).
+    let start = Position::startpos();
+    let everything: Vec<String> = start.legal_moves().iter().map(|m| m.to_string()).collect();
+    let banned = ["h2e2", "b2e2", "h0g2", "b0c2", "c3c4", "g3g4"];
+    let allowed: Vec<&str> = everything
+        .iter()
+        .map(String::as_str)
+        .filter(|m| !banned.contains(m))
+        .collect();
+    let mut e = Engine::start();
+    ucci_handshake(&mut e);
+    e.send("position startpos");
+    e.send(&format!("banmoves {}", banned.join(" ")));
+    e.send("go depth 5");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "ucci depth", &best, &lines, &allowed);
+    e.send("go infinite");
+    e.drain(ms(400));
+    e.send("stop");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "ucci infinite", &best, &lines, &allowed);
+    e.send("go ponder time 3000 increment 0");
+    e.drain(ms(300));
+    e.send("ponderhit");
+    let (best, lines) = e.bestmove(SLOW);
+    assert_root_moves_within(&e, "ucci ponder", &best, &lines, &allowed);
+    assert_no_panic(&e);
+}
+
+#[test]
+fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
+    let mut e = Engine::start();
+    let lines = uci_handshake(&mut e);
+    for wanted in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 2600 min 800 max 2600",
+    ] {
+        if !lines.iter().any(|l| l == wanted) {
+            e.fail(&format!("the handshake lacks '{wanted}'"));
+        }
+    }
+    // Level 0 from the start position: not always the same move.
+    e.send("setoption name Skill Level value 0");
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..12 {
+        e.send("position startpos");
+        e.send("go depth 3");
+        let (mv, _) = e.bestmove(SLOW);
+        assert_legal(&e, &Position::startpos(), &mv);
+        seen.insert(mv);
+    }
+    assert!(seen.len() >= 2, "level 0 always played {seen:?}");
+    // A free chariot: taken at every level from 10 on, by Skill Level or by Elo.
+    let fen = "r3k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+    for level in 10..=20 {
+        e.send(&format!("setoption name Skill Level value {level}"));
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 4");
+        let (mv, _) = e.bestmove(SLOW);
+        assert_eq!(mv, "a0a9", "level {level}");
+    }
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1800");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 4");
+    let (mv, _) = e.bestmove(SLOW);
+    assert_eq!(mv, "a0a9", "Elo 1800");
     assert_no_panic(&e);
 }

@@ -50,6 +50,9 @@ pub struct GoCommand {
     pub depth: Option<i32>,
     /// `nodes N`.
     pub nodes: Option<u64>,
+    /// `mate N` (UCI): search until a mate in N moves or fewer is found (or a limit, or
+    /// the cap on any move, `MaxMoveTime`, is reached).
+    pub mate: Option<u32>,
     /// `infinite`.
     pub infinite: bool,
     /// Our remaining time (`time`, or `wtime`/`btime` for the side to move).
@@ -73,6 +76,7 @@ impl GoCommand {
     pub fn has_no_limit(&self) -> bool {
         self.depth.is_none()
             && self.nodes.is_none()
+            && self.mate.is_none()
             && !self.infinite
             && self.time_left.is_none()
             && self.move_time.is_none()
@@ -273,6 +277,18 @@ impl Engine {
         self.game_options.retain(|(n, _)| *n != spec.name);
         self.game_options
             .push((spec.name, parsed.value.to_string()));
+        if current.is_none() {
+            // Said once, when set: it does nothing until such a game is played.
+            let games = games::GAMES
+                .iter()
+                .filter(|g| (g.options)().iter().any(|s| s.name == spec.name))
+                .map(|g| g.name)
+                .collect();
+            return Ok(Some(OptionNote::OtherGames {
+                name: spec.name,
+                games,
+            }));
+        }
         Ok(parsed.clamped_from.map(|asked| OptionNote::Clamped {
             asked,
             used: parsed.value.as_int(),
@@ -560,11 +576,13 @@ impl Engine {
         let request = SearchRequest {
             depth: go.depth,
             nodes: go.nodes,
+            mate: go.mate,
             infinite: go.infinite,
             threads: self.settings.threads,
             multipv: self.settings.multipv,
             contempt: self.settings.contempt,
             judge_repetitions: self.settings.repetition_judge,
+            skill_level: self.settings.effective_skill_level(),
             draw_offered: Arc::clone(&draw_offered),
         };
         let job = self.game.search_job(

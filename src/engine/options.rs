@@ -8,6 +8,7 @@ use super::error::EngineError;
 use super::games;
 use super::Engine;
 use crate::options::{OptionKind, OptionSpec, OptionValue, Shown};
+use crate::search::skill;
 use crate::time::TimeSettings;
 use std::time::Duration;
 
@@ -43,6 +44,27 @@ pub struct Settings {
     /// Whether the search applies the repetition judge (perpetual check and chase lose);
     /// off, every repetition is a draw. On by default; off only to measure the judge.
     pub repetition_judge: bool,
+    /// UCI `UCI_ShowWDL`: score lines carry the win/draw/loss chances (games with a
+    /// model of them, see `crate::xiangqi::wdl`).
+    pub show_wdl: bool,
+    /// UCI `Skill Level` (0 to [`skill::MAX_LEVEL`], full strength).
+    pub skill_level: u8,
+    /// UCI `UCI_LimitStrength`: play at the level of [`Settings::elo`] instead.
+    pub limit_strength: bool,
+    /// UCI `UCI_Elo`.
+    pub elo: i64,
+}
+
+impl Settings {
+    /// The strength to play at: `UCI_Elo`'s level when strength is limited, else
+    /// `Skill Level`.
+    pub fn effective_skill_level(&self) -> u8 {
+        if self.limit_strength {
+            skill::level_for_elo(self.elo)
+        } else {
+            self.skill_level
+        }
+    }
 }
 
 impl Default for Settings {
@@ -56,6 +78,10 @@ impl Default for Settings {
             contempt: DEFAULT_CONTEMPT,
             multipv: 1,
             repetition_judge: true,
+            show_wdl: false,
+            skill_level: skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: skill::MAX_ELO,
         }
     }
 }
@@ -69,6 +95,14 @@ pub enum OptionNote {
         asked: i128,
         /// The number used.
         used: i64,
+    },
+    /// A game option the current game does not have: kept, and applied when a game
+    /// that has it is played.
+    OtherGames {
+        /// The option, as its game declares it.
+        name: &'static str,
+        /// The games that declare it.
+        games: Vec<&'static str>,
     },
     /// The hash table is smaller than asked: the machine cannot give more.
     HashCapped {
@@ -157,6 +191,44 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         },
     },
     EngineOption {
+        spec: OptionSpec::new("UCI_ShowWDL", OptionKind::Check { default: false })
+            .shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.show_wdl = v.as_bool();
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new(
+            "Skill Level",
+            spin(skill::MAX_LEVEL as i64, 0, skill::MAX_LEVEL as i64),
+        )
+        .shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.skill_level = v.as_int().clamp(0, skill::MAX_LEVEL as i64) as u8;
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("UCI_LimitStrength", OptionKind::Check { default: false })
+            .shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.limit_strength = v.as_bool();
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new(
+            "UCI_Elo",
+            spin(skill::MAX_ELO, skill::MIN_ELO, skill::MAX_ELO),
+        )
+        .shown(Shown::UCI),
+        on_change: |e, v| {
+            e.settings.elo = v.as_int();
+            Ok(None)
+        },
+    },
+    EngineOption {
         spec: OptionSpec::new(
             "UCI_Variant",
             OptionKind::Combo {
@@ -200,6 +272,14 @@ mod tests {
             OptionValue::Spin(i64::from(s.contempt))
         );
         assert_eq!(default("RepetitionJudge"), OptionValue::Check(true));
+        assert_eq!(default("UCI_ShowWDL"), OptionValue::Check(s.show_wdl));
+        assert_eq!(
+            default("Skill Level"),
+            OptionValue::Spin(i64::from(s.skill_level))
+        );
+        assert_eq!(default("UCI_LimitStrength"), OptionValue::Check(false));
+        assert_eq!(default("UCI_Elo"), OptionValue::Spin(s.elo));
+        assert_eq!(s.effective_skill_level(), skill::MAX_LEVEL);
         assert!(find("hashsize").is_some() && find("uci_variant").is_some());
     }
 }

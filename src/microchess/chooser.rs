@@ -92,6 +92,7 @@ impl MoveChooser<Position> for SolvedTable {
                     score: Score::from_internal(score),
                     raw_score: score,
                     bound: ScoreBound::Exact,
+                    wdl: None,
                     nodes: children.len() as u64,
                     time_ms: control.elapsed_ms(),
                     nps: 0,

@@ -140,9 +140,11 @@ pub fn features(specs: &[OptionSpec]) -> String {
 }
 
 /// Whether XBoard's option dialog shows an option: those XBoard sets with its own
-/// commands (`memory`, `cores`, `variant`) are left out.
+/// commands (`memory`, `cores`, `variant`, `hard`/`easy`) are left out, and so is
+/// `UCI_ShowWDL` (CECP's thinking lines have no place for it).
 fn cecp_shows(spec: &OptionSpec) -> bool {
-    spec.shown.uci && !["Hash", "Threads", "UCI_Variant", "Ponder"].contains(&spec.name)
+    const NOT_IN_CECP: [&str; 5] = ["Hash", "Threads", "UCI_Variant", "Ponder", "UCI_ShowWDL"];
+    spec.shown.uci && !NOT_IN_CECP.contains(&spec.name)
 }
 
 /// An option as CECP's `feature option` writes it: `Contempt -spin 10 0 200`.
@@ -630,6 +632,8 @@ impl Session {
                 }
             }
             Event::Note(msg) => send(&format!("# {msg}")),
+            // CECP has no line for it.
+            Event::CurrMove { .. } => {}
             Event::Answer(answer) => {
                 if kind == SearchKind::Play {
                     let text = answer.best.as_ref().and_then(|best| {

@@ -313,6 +313,11 @@ impl Session {
             Ok(Some(OptionNote::Clamped { asked, used })) => {
                 self.tell(&format!("{name} {asked} is out of range, using {used}"))
             }
+            Ok(Some(OptionNote::OtherGames { name, games })) => self.tell(&format!(
+                "{name} applies to {}, not {}; kept for when it is played",
+                games.join(", "),
+                self.engine.variant()
+            )),
             Ok(Some(OptionNote::HashCapped { asked, used })) => self.complain(&format!(
                 "hash {asked} MiB is out of range (more than this machine can give); using {used} MiB"
             )),
@@ -405,13 +410,21 @@ impl Session {
             Dialect::Terminal => Dialect::Uci,
             d => d,
         };
+        let show_wdl = self.engine.settings.show_wdl;
         Arc::new(move |event: Event<'_>| match event {
             Event::Info(info) => {
-                for line in format_info(dialect, info) {
+                for line in format_info(dialect, info, show_wdl) {
                     send(&line);
                 }
             }
             Event::Note(msg) => info_string(msg),
+            Event::CurrMove { depth, mv, number } => {
+                if dialect == Dialect::Uci {
+                    send(&format!(
+                        "info depth {depth} currmove {mv} currmovenumber {number}"
+                    ));
+                }
+            }
             Event::Answer(answer) => send(&format_bestmove(dialect, answer)),
         })
     }

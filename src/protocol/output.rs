@@ -114,8 +114,9 @@ fn pv_text(pv: &[String]) -> String {
     pv.join(" ")
 }
 
-/// The `info` lines for one report.
-pub fn format_info(dialect: Dialect, info: &InfoReport) -> Vec<String> {
+/// The `info` lines for one report; with `show_wdl` (UCI's `UCI_ShowWDL`) UCI score
+/// lines carry `wdl W D L` where the game has a model of them.
+pub fn format_info(dialect: Dialect, info: &InfoReport, show_wdl: bool) -> Vec<String> {
     // Only UCI has MultiPV; the other protocols show the best line.
     if info.multipv > 1 && !matches!(dialect, Dialect::Uci | Dialect::Terminal) {
         return Vec::new();
@@ -136,13 +137,17 @@ pub fn format_info(dialect: Dialect, info: &InfoReport) -> Vec<String> {
                 Score::Cp(cp) => format!("cp {cp}"),
                 Score::Mate(m) => format!("mate {m}"),
             };
+            let wdl = match (show_wdl, info.wdl) {
+                (true, Some(w)) => format!(" wdl {} {} {}", w.win, w.draw, w.loss),
+                _ => String::new(),
+            };
             let bound = match info.bound {
                 ScoreBound::Exact => "",
                 ScoreBound::Lower => " lowerbound",
                 ScoreBound::Upper => " upperbound",
             };
             let mut lines = vec![format!(
-                "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+                "info depth {} seldepth {} multipv {} score {score}{wdl}{bound} nodes {} nps {} hashfull {} time {} pv {}",
                 info.depth,
                 info.seldepth,
                 info.multipv,
@@ -199,6 +204,7 @@ mod tests {
             score: Score::Cp(40),
             raw_score: 40,
             bound: ScoreBound::Exact,
+            wdl: None,
             nodes: 1000,
             time_ms: 10,
             nps: 100_000,
@@ -207,17 +213,31 @@ mod tests {
             pv: vec!["h2e2".to_string()],
             player_scores: Vec::new(),
         };
-        let ucci = format_info(Dialect::Ucci, &info);
+        let ucci = format_info(Dialect::Ucci, &info, true);
         assert_eq!(ucci[1], "info depth 5 score 10 pv h2e2");
         assert!(ucci[0].starts_with("info time 10 nodes 1000"));
-        let uci = format_info(Dialect::Uci, &info);
+        let uci = format_info(Dialect::Uci, &info, false);
         assert_eq!(uci.len(), 1);
         assert!(uci[0].contains(" score cp 40 nodes 1000 nps 100000 hashfull 3 time 10 pv h2e2"));
+        // UCI_ShowWDL: after the score, before a bound; never in UCCI.
+        let with_wdl = InfoReport {
+            wdl: Some(crate::report::Wdl {
+                win: 300,
+                draw: 600,
+                loss: 100,
+            }),
+            bound: ScoreBound::Lower,
+            ..info.clone()
+        };
+        let uci = format_info(Dialect::Uci, &with_wdl, true);
+        assert!(uci[0].contains(" score cp 40 wdl 300 600 100 lowerbound nodes 1000"));
+        assert!(!format_info(Dialect::Uci, &with_wdl, false)[0].contains("wdl"));
+        assert!(!format_info(Dialect::Ucci, &with_wdl, true)[1].contains("wdl"));
         let three = InfoReport {
             player_scores: vec![("blue", 12), ("green", -3), ("red", -9)],
             ..info
         };
-        let uci = format_info(Dialect::Uci, &three);
+        let uci = format_info(Dialect::Uci, &three, false);
         assert_eq!(uci[1], "info string scores blue 12 green -3 red -9");
     }
 

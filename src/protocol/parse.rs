@@ -47,7 +47,7 @@ pub fn parse_go(words: &[&str], clock_keys: (&str, &str), unit_ms: u64) -> GoCom
                     None => bad_value = true,
                     Some(v) => match w {
                         "depth" => go.depth = Some(v.min(1000) as i32),
-                        "mate" => go.depth = Some((v.min(200) * 2 + 1) as i32),
+                        "mate" => go.mate = Some(v.min(1000) as u32),
                         "nodes" => go.nodes = Some(v),
                         "time" => go.time_left = Some(ms(v, unit_ms)),
                         "increment" => go.increment = Some(ms(v, unit_ms)),
@@ -236,6 +236,13 @@ mod tests {
         let g = parse_go(&w("searchmoves h2e2 b0c2 depth 3"), black, 1);
         assert_eq!(g.search_moves, ["h2e2", "b0c2"]);
         assert_eq!(g.depth, Some(3));
+    }
+
+    #[test]
+    fn go_mate_is_a_limit_of_its_own() {
+        let g = parse_go(&w("mate 4"), ("wtime", "winc"), 1);
+        assert_eq!((g.mate, g.depth), (Some(4), None));
+        assert!(!g.has_no_limit());
     }
 
     #[test]

@@ -241,6 +241,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 depth: 0,
                 nodes: 0,
                 pv: Vec::new(),
+                lines: Vec::new(),
             };
         }
         // Order the first iteration by capture value and the TT move.
@@ -332,6 +333,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             if self.stopped {
                 break;
             }
+            // `go mate N`: a mate short enough is what was asked for.
+            if let Some(n) = limits.mate {
+                if best_score >= MATE_BOUND && (MATE - best_score + 1) / 2 <= n {
+                    break;
+                }
+            }
             // Time management between iterations.
             let best = self.root_moves[0].mv;
             if best != last_best {
@@ -383,6 +390,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             depth: completed_depth,
             nodes: self.nodes,
             pv: best.pv.clone(),
+            lines: self.root_moves[..limits.multipv.clamp(1, self.root_moves.len())]
+                .iter()
+                .filter(|r| r.prev_score > -INFINITY)
+                .map(|r| (r.mv, r.prev_score))
+                .collect(),
         }
     }
 
@@ -446,6 +458,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         let in_check = pos.in_check();
         for i in first..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            if let (Some(f), 0) = (self.shared.on_currmove, self.id) {
+                if self.shared.control.elapsed_ms() >= super::CURRMOVE_AFTER_MS {
+                    f(depth, m, i + 1);
+                }
+            }
             let gives_check = pos.gives_check(m);
             let is_capture = pos.is_capture(m);
             let new_depth = depth - 1 + i32::from(gives_check);

@@ -1,9 +1,9 @@
 //! The generic search as a move chooser: how every two-player [`Game`] is played.
 
-use super::{search_with_state, Limits, SearchInfo, SearchState};
+use super::{search_reporting, skill, Limits, SearchInfo, SearchState};
 use crate::chooser::{Choice, ChoiceJob, MoveChooser, SearchTask};
 use crate::game::Game;
-use crate::report::{Event, EventSink, InfoReport, ProbeReport};
+use crate::report::{Event, EventSink, InfoReport, ProbeReport, Wdl};
 use crate::time::SearchControl;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -27,14 +27,23 @@ fn lock_state<G: Game>(state: &Mutex<SearchState<G>>) -> MutexGuard<'_, SearchSt
     }
 }
 
-/// Converts a search report to the engine's game-independent form.
-pub fn info_report<M: std::fmt::Display>(info: &SearchInfo<M>) -> InfoReport {
+/// A seed for a weaker level's choice that differs from one move to the next.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Converts a search report to the engine's game-independent form; `wdl` is the game's
+/// reading of the score ([`Game::wdl`]).
+pub fn info_report<M: std::fmt::Display>(info: &SearchInfo<M>, wdl: Option<Wdl>) -> InfoReport {
     InfoReport {
         depth: info.depth,
         seldepth: info.seldepth,
         score: info.score,
         raw_score: info.raw_score,
         bound: info.bound,
+        wdl,
         nodes: info.nodes,
         time_ms: info.time_ms,
         nps: info.nps,
@@ -98,9 +107,12 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
         sink: EventSink,
     ) -> ChoiceJob<G::Move> {
         let request = task.request;
-        let limits = Limits {
+        let level = request.skill_level;
+        let weaker = level < skill::MAX_LEVEL;
+        let mut limits = Limits {
             depth: request.depth,
             nodes: request.nodes,
+            mate: request.mate.map(|n| n.min(1000) as i32),
             infinite: request.infinite,
             search_moves: task.search_moves,
             banned_moves: task.banned,
@@ -109,25 +121,55 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
             multipv: request.multipv,
             judge_repetitions: request.judge_repetitions,
         };
+        if weaker {
+            limits.multipv = limits.multipv.max(skill::LINES);
+            limits.depth = match (limits.depth, skill::depth_cap(level)) {
+                (Some(d), Some(cap)) => Some(d.min(cap)),
+                (d, cap) => d.or(cap),
+            };
+        }
         let pos = pos.clone();
         let state = Arc::clone(&self.state);
         Box::new(move || {
-            let on_info = |info: &SearchInfo<G::Move>| sink(Event::Info(&info_report(info)));
-            let result = search_with_state(
+            let on_info = |info: &SearchInfo<G::Move>| {
+                sink(Event::Info(&info_report(info, pos.wdl(info.raw_score))))
+            };
+            let on_currmove = |depth: i32, m: G::Move, number: usize| {
+                let mv = m.to_string();
+                sink(Event::CurrMove {
+                    depth,
+                    mv: &mv,
+                    number,
+                })
+            };
+            let result = search_reporting(
                 &pos,
                 &limits,
                 &tt,
                 &control,
                 &on_info,
+                Some(&on_currmove),
                 &mut lock_state(&state),
             );
-            let choice = Choice {
+            let mut choice = Choice {
                 best: result.best_move,
                 ponder: result.ponder_move,
                 score: result.score,
                 depth: result.depth,
                 nodes: result.nodes,
             };
+            if weaker {
+                let seed = pos.key() ^ clock_seed();
+                if let Some(m) = skill::pick(&result.lines, level, seed) {
+                    if Some(m) != choice.best {
+                        choice.best = Some(m);
+                        choice.ponder = None;
+                        if let Some(&(_, score)) = result.lines.iter().find(|l| l.0 == m) {
+                            choice.score = score;
+                        }
+                    }
+                }
+            }
             remember_root(&tt, &pos, &choice);
             choice
         })

@@ -9,6 +9,7 @@ mod alphabeta;
 pub mod chooser;
 pub mod history;
 pub mod picker;
+pub mod skill;
 pub mod stats;
 
 use crate::game::Game;
@@ -32,6 +33,9 @@ pub struct Limits<M> {
     pub depth: Option<i32>,
     /// Maximum nodes (all threads together).
     pub nodes: Option<u64>,
+    /// UCI `go mate N`: stop as soon as a mate in N moves or fewer is found (the other
+    /// limits still apply).
+    pub mate: Option<i32>,
     /// Search until told to stop (also: never stop on a found mate or the depth limit
     /// before `stop`).
     pub infinite: bool,
@@ -56,6 +60,7 @@ impl<M> Default for Limits<M> {
         Limits {
             depth: None,
             nodes: None,
+            mate: None,
             infinite: false,
             search_moves: Vec::new(),
             banned_moves: Vec::new(),
@@ -97,6 +102,16 @@ pub struct SearchInfo<M> {
 /// Receiver of the main thread's progress reports.
 pub type InfoCallback<'a, M> = &'a (dyn Fn(&SearchInfo<M>) + Sync);
 
+/// Receiver of the root move the main thread starts searching (UCI `currmove`): the
+/// iteration's depth, the move and its number in the root move list (from 1). Called
+/// only once the search has run [`CURRMOVE_AFTER_MS`], so short searches print nothing.
+pub type CurrMoveCallback<'a, M> = &'a (dyn Fn(i32, M, usize) + Sync);
+
+/// How long a search runs before it reports the root move it is on: the lines are for a
+/// person watching a long analysis, and a GUI reading them for every fast move would
+/// only be slowed down.
+pub const CURRMOVE_AFTER_MS: u64 = 1000;
+
 /// The answer of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
@@ -112,6 +127,9 @@ pub struct SearchResult<M> {
     pub nodes: u64,
     /// Principal variation.
     pub pv: Vec<M>,
+    /// The best lines' first moves and scores, best first (as many as MultiPV asked
+    /// for, of the last iteration that scored them).
+    pub lines: Vec<(M, i32)>,
 }
 
 /// Everything the threads of one search share.
@@ -121,6 +139,8 @@ pub(crate) struct Shared<'a, M> {
     pub limits: &'a Limits<M>,
     /// Nodes per thread, published every few hundred nodes.
     pub nodes: Vec<AtomicU64>,
+    /// Where the main thread reports the root move it is on, if anyone listens.
+    pub on_currmove: Option<CurrMoveCallback<'a, M>>,
 }
 
 impl<M> Shared<'_, M> {
@@ -189,6 +209,20 @@ pub fn search_with_state<G: Game>(
     on_info: InfoCallback<'_, G::Move>,
     state: &mut SearchState<G>,
 ) -> SearchResult<G::Move> {
+    search_reporting(pos, limits, tt, control, on_info, None, state)
+}
+
+/// [`search_with_state`], also reporting the root move the main thread is on to
+/// `on_currmove` once the search has run [`CURRMOVE_AFTER_MS`].
+pub fn search_reporting<G: Game>(
+    pos: &G,
+    limits: &Limits<G::Move>,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    on_info: InfoCallback<'_, G::Move>,
+    on_currmove: Option<CurrMoveCallback<'_, G::Move>>,
+    state: &mut SearchState<G>,
+) -> SearchResult<G::Move> {
     tt.new_search();
     let threads = limits.threads.max(1);
     state.prepare(threads);
@@ -197,6 +231,7 @@ pub fn search_with_state<G: Game>(
         control,
         limits,
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        on_currmove,
     };
     let (main_hist, helper_hists) = state.histories.split_at_mut(1);
     let result = std::thread::scope(|scope| {

@@ -48,6 +48,7 @@ fn info_report(info: &ThreeInfo, hashfull: u32) -> InfoReport {
         score: Score::Cp(info.score),
         raw_score: info.score,
         bound: ScoreBound::Exact,
+        wdl: None,
         nodes: info.nodes,
         time_ms: info.time_ms,
         nps: info.nps,

@@ -179,6 +179,9 @@ impl Game for Position {
             None => super::eval::evaluate(self),
         }
     }
+    fn wdl(&self, score: i32) -> Option<crate::report::Wdl> {
+        Some(super::wdl::wdl(score, super::wdl::material(self)))
+    }
     #[inline(always)]
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         Position::see_ge(self, m, threshold)

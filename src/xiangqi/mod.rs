@@ -13,6 +13,7 @@ pub mod position;
 pub mod rules;
 pub mod see;
 pub mod types;
+pub mod wdl;
 pub mod weights;
 pub mod zobrist;
 
