@@ -255,17 +255,26 @@ impl Engine {
                 (None, None) => None,
             });
         }
-        // The current game's declaration first, else the first game that has the option.
+        // The current game's declaration first, else another game's: the first whose
+        // declaration takes the value (ThreeChess's rule set `tournament` while playing
+        // fairychess), or the first that has the option at all (for its complaint).
         let current = crate::options::find(&self.game.options(), name).copied();
         let spec = match current {
             Some(spec) => spec,
-            None => games::GAMES
-                .iter()
-                .flat_map(|g| (g.options)())
-                .find(|s| s.matches(name))
-                .ok_or_else(|| crate::options::OptionError::Unknown {
-                    name: name.to_string(),
-                })?,
+            None => {
+                let declared: Vec<OptionSpec> = games::GAMES
+                    .iter()
+                    .flat_map(|g| (g.options)())
+                    .filter(|s| s.matches(name))
+                    .collect();
+                *declared
+                    .iter()
+                    .find(|s| s.parse(text).is_ok())
+                    .or(declared.first())
+                    .ok_or_else(|| crate::options::OptionError::Unknown {
+                        name: name.to_string(),
+                    })?
+            }
         };
         let parsed = spec.parse(text)?;
         if current.is_some() {
@@ -632,5 +641,35 @@ impl Engine {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_option_is_read_by_the_game_that_takes_its_value() {
+        let mut e = Engine::new();
+        e.set_variant("fairychess").expect("a listed game");
+        // Only ThreeChess has the rule set `tournament`: kept for it, said once.
+        assert!(matches!(
+            e.set_option("Rules", "tournament"),
+            Ok(Some(OptionNote::OtherGames { .. }))
+        ));
+        assert_eq!(e.game_option("Rules"), Some("tournament"));
+        // No game takes this one: refused, the kept value stays.
+        assert!(e.set_option("Rules", "bogus").is_err());
+        assert_eq!(e.game_option("Rules"), Some("tournament"));
+        // Xiangqi's own value replaces it, and applies at once.
+        e.set_variant("xiangqi").expect("a listed game");
+        assert_eq!(e.set_option("Rules", "alphachess"), Ok(None));
+        assert_eq!(e.game_option("Rules"), Some("alphachess"));
+        assert!(matches!(
+            e.set_option("NoSuchOption", "1"),
+            Err(EngineError::Option(
+                crate::options::OptionError::Unknown { .. }
+            ))
+        ));
     }
 }
