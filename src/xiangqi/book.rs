@@ -3,8 +3,14 @@
 //! (never from another project's book or games) with:
 //!
 //! ```text
-//! BUILD COMMAND
+//! nice -n 5 cargo run --release -p jiang-lab -- book build src/xiangqi/book.jbk \
+//!     --nodes 40000 --positions 6000 --seed 1
 //! ```
+//!
+//! (defaults otherwise: 4 lines searched per position, moves within 40 units of the best
+//! kept, weights a softmax at temperature 15, 12 units per ply, at most 24 plies deep).
+//! About 4 minutes of one core; `jiang-lab book show src/xiangqi/book.jbk [FEN]` shows
+//! what it holds.
 //!
 //! The format is `crate::book`'s.
 
