@@ -214,7 +214,7 @@ pub fn build(config: &BuildConfig, progress: &mut dyn FnMut(&str)) -> Vec<(u64, 
                 },
             );
         }
-        if expanded.len() % 100 == 0 {
+        if expanded.len().is_multiple_of(100) {
             progress(&format!(
                 "{} positions expanded, {} moves, frontier {}, cost {}",
                 expanded.len(),
