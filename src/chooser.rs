@@ -8,6 +8,7 @@
 //! choice into an answer, falling back when a search fails — is written once, in the
 //! engine's session, over [`crate::game::Rules`].
 
+use crate::book::{Book, Variety};
 use crate::game::Rules;
 use crate::options::{OptionError, OptionSpec, OptionValue};
 use crate::report::{EventSink, ProbeReport};
@@ -42,6 +43,18 @@ pub struct SearchRequest {
     pub skill_level: u8,
     /// The opponent offers a draw (may be set while the search runs).
     pub draw_offered: Arc<AtomicBool>,
+    /// The opening book to answer from before searching, if any (never for analysis
+    /// or pondering); the two-player search only.
+    pub book: Option<BookRequest>,
+}
+
+/// An opening book to answer from, and how much variety its choice has.
+#[derive(Clone, Debug)]
+pub struct BookRequest {
+    /// The book (the chooser checks it is of its game).
+    pub book: Arc<Book>,
+    /// How the book's move is chosen.
+    pub variety: Variety,
 }
 
 /// One search to run, as the session hands it to the chooser: the request, the root

@@ -238,4 +238,14 @@ pub trait Game: Rules {
     fn no_moves_outcome(&self) -> Outcome {
         Outcome::Loss
     }
+    /// The key of this position mirrored left to right, for games whose rules are the
+    /// same in the mirror (an opening book stores one of the two, see `crate::book`);
+    /// `None` (the default) for games without such a mirror.
+    fn mirrored_key(&self) -> Option<u64> {
+        None
+    }
+    /// The move mirrored left to right (see [`Game::mirrored_key`]).
+    fn mirror_move(m: Self::Move) -> Self::Move {
+        m
+    }
 }

@@ -24,6 +24,7 @@
 
 pub mod baroque;
 pub mod bench;
+pub mod book;
 pub mod chooser;
 pub mod common;
 pub mod engine;

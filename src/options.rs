@@ -38,7 +38,16 @@ pub enum OptionKind {
     },
     /// An action without a value (`Clear Hash`).
     Button,
+    /// Free text: a file name (`BookFile`). Empty, the handshakes write `<empty>`, as
+    /// UCI GUIs expect, and `<empty>` given as a value means empty.
+    Text {
+        /// Default value.
+        default: &'static str,
+    },
 }
+
+/// How the handshakes write an empty text value.
+pub const EMPTY_TEXT: &str = "<empty>";
 
 /// Which dialects list an option in their handshake (every dialect accepts every option
 /// in `setoption`).
@@ -93,6 +102,8 @@ pub enum OptionValue {
     Combo(&'static str),
     /// For a [`OptionKind::Button`].
     Button,
+    /// For a [`OptionKind::Text`].
+    Text(String),
 }
 
 impl OptionValue {
@@ -106,6 +117,14 @@ impl OptionValue {
         match self {
             OptionValue::Spin(v) => *v,
             _ => 0,
+        }
+    }
+
+    /// The text (empty for values of other types).
+    pub fn as_text(&self) -> &str {
+        match self {
+            OptionValue::Text(t) => t,
+            _ => "",
         }
     }
 
@@ -125,6 +144,7 @@ impl fmt::Display for OptionValue {
             OptionValue::Spin(v) => write!(f, "{v}"),
             OptionValue::Combo(c) => f.write_str(c),
             OptionValue::Button => f.write_str("pressed"),
+            OptionValue::Text(t) => f.write_str(t),
         }
     }
 }
@@ -261,6 +281,7 @@ impl OptionSpec {
             OptionKind::Spin { default, .. } => OptionValue::Spin(default),
             OptionKind::Combo { default, .. } => OptionValue::Combo(default),
             OptionKind::Button => OptionValue::Button,
+            OptionKind::Text { default } => OptionValue::Text(default.to_string()),
         }
     }
 
@@ -305,6 +326,8 @@ impl OptionSpec {
                 }
             }
             OptionKind::Button => OptionValue::Button,
+            OptionKind::Text { .. } if text == EMPTY_TEXT => OptionValue::Text(String::new()),
+            OptionKind::Text { .. } => OptionValue::Text(text.to_string()),
         };
         Ok(Parsed {
             value,
@@ -342,6 +365,10 @@ impl OptionSpec {
                 }
             }
             OptionKind::Button => "button".to_string(),
+            OptionKind::Text { default: "" } => {
+                format!("string default {EMPTY_TEXT}")
+            }
+            OptionKind::Text { default } => format!("string default {default}"),
         }
     }
 }
@@ -412,6 +439,28 @@ mod tests {
         );
         let e = combo.parse("chinese").unwrap_err();
         assert!(e.to_string().contains("chinese"), "{e}");
+    }
+
+    #[test]
+    fn text_values() {
+        let file = OptionSpec::new("BookFile", OptionKind::Text { default: "" });
+        assert_eq!(
+            file.uci_line(),
+            "option name BookFile type string default <empty>"
+        );
+        assert_eq!(
+            file.ucci_line(),
+            "option bookfile type string default <empty>"
+        );
+        assert_eq!(
+            file.parse(" my book.jbk ").unwrap().value,
+            OptionValue::Text("my book.jbk".to_string())
+        );
+        assert_eq!(
+            file.parse("<empty>").unwrap().value,
+            OptionValue::Text(String::new())
+        );
+        assert_eq!(file.default_value().as_text(), "");
     }
 
     #[test]

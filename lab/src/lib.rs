@@ -2,8 +2,8 @@
 //! that the engine builds only what it runs. One module per game, as in the engine:
 //!
 //! * [`xiangqi`]: self-play training data ([`xiangqi::datagen`]), the network trainer
-//!   ([`xiangqi::train`]) and the Texel tuning of the hand-written evaluation
-//!   ([`xiangqi::tune`]);
+//!   ([`xiangqi::train`]), the Texel tuning of the hand-written evaluation
+//!   ([`xiangqi::tune`]) and the opening book builder ([`xiangqi::book`]);
 //! * [`fairychess`]: self-play, matches between weights and the fit of the evaluation
 //!   weights ([`fairychess::tune`], driven by [`fairychess::cli`]);
 //! * [`baroque`]: self-play, matches between weights and the material fit
@@ -19,8 +19,9 @@
 
 pub mod flags;
 
-/// Xiangqi: training data, the network trainer, the evaluation tuner.
+/// Xiangqi: training data, the network trainer, the evaluation tuner, the book builder.
 pub mod xiangqi {
+    pub mod book;
     pub mod datagen;
     pub mod train;
     pub mod tune;

@@ -22,6 +22,7 @@ fn usage() -> String {
              move lists perft/fairychess_crosscheck.py reads (lab/src/fairychess/cli.rs)\n\
          {baroque}\n    \
              baroque: the self-play material fit and weight matches (lab/src/baroque/cli.rs)\n\
+         {book}\n\
          jiang-lab census\n    \
              microchess: the starts' solved figures and the handout's board positions\n\
          jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N]\n    \
@@ -30,6 +31,7 @@ fn usage() -> String {
          jiang-lab --help",
         fairy = fairychess::cli::jiang_lab_lines(fairychess::cli::USAGE),
         baroque = fairychess::cli::jiang_lab_lines(baroque::cli::USAGE),
+        book = xiangqi::book::USAGE,
     )
 }
 
@@ -90,6 +92,34 @@ fn tune(args: &[String]) -> ExitCode {
     }
 }
 
+fn book(args: &[String]) -> ExitCode {
+    let result = match args.first().map(String::as_str) {
+        Some("build") => match xiangqi::book::parse_build_args(&args[1..]) {
+            Ok((out, config)) => xiangqi::book::run_build(&out, &config),
+            Err(e) => return bad_arguments("book build", &e),
+        },
+        Some("show") => match args.get(1) {
+            Some(path) => {
+                let fen = (args.len() > 2).then(|| args[2..].join(" "));
+                xiangqi::book::show(path, fen.as_deref()).map(|lines| {
+                    for l in lines {
+                        println!("{l}");
+                    }
+                })
+            }
+            None => return bad_arguments("book show", "needs a book file"),
+        },
+        _ => return bad_arguments("book", "build or show"),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("book: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn census() -> ExitCode {
     let c = microchess::census::census();
     let f = microchess::census::start_figures(jiang::microchess::solution());
@@ -124,6 +154,7 @@ fn main() -> ExitCode {
             }
         }
         Some("tune") => tune(rest),
+        Some("book") => book(rest),
         Some("census") if rest.is_empty() => census(),
         Some("threechess-match") => {
             threechess::match_runner::run(rest);

@@ -45,6 +45,14 @@ const fn entry<R: Rules, C: crate::chooser::MoveChooser<R>>(xboard_native: bool)
     }
 }
 
+/// The opening book embedded for the game called `name`, if it has one.
+pub fn default_book(name: &str) -> Option<std::sync::Arc<crate::book::Book>> {
+    match name {
+        "xiangqi" => xiangqi::book::default_book(),
+        _ => None,
+    }
+}
+
 /// The game a new engine plays.
 pub const DEFAULT_VARIANT: &str = GAMES[0].name;
 

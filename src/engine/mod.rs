@@ -12,7 +12,8 @@ pub mod games;
 pub mod options;
 pub mod session;
 
-use crate::chooser::SearchRequest;
+use crate::book::Book;
+use crate::chooser::{BookRequest, SearchRequest};
 use crate::common::MoveError;
 use crate::options::OptionSpec;
 use crate::perft::PerftReport;
@@ -126,6 +127,8 @@ pub struct Engine {
     search: Option<RunningSearch>,
     /// The outcome of the last search joined, until [`Engine::take_outcome`].
     outcome: Option<SearchOutcome>,
+    /// The book `BookFile` named, if any (else the game's embedded one is used).
+    book_file: Option<Arc<Book>>,
 }
 
 impl Default for Engine {
@@ -146,6 +149,7 @@ impl Engine {
             tt_used: false,
             search: None,
             outcome: None,
+            book_file: None,
         };
         engine.fault_in();
         engine
@@ -532,6 +536,52 @@ impl Engine {
         })
     }
 
+    /// Loads the opening book of `BookFile` (UCCI `bookfiles`, which may list several
+    /// files separated by `;`: the first that reads is used). Empty: the game's embedded
+    /// book. A file that cannot be read keeps the book in use.
+    pub fn set_book_file(&mut self, names: &str) -> Result<(), EngineError> {
+        let names: Vec<&str> = names
+            .split(';')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .collect();
+        if names.is_empty() {
+            self.book_file = None;
+            return Ok(());
+        }
+        let mut why = String::new();
+        for name in names {
+            match Book::open(name) {
+                Ok(book) => {
+                    log::info!("book {name}: {} moves for {}", book.len(), book.game());
+                    self.book_file = Some(Arc::new(book));
+                    return Ok(());
+                }
+                Err(e) => why = e.to_string(),
+            }
+        }
+        Err(EngineError::Option(crate::options::OptionError::Refused {
+            name: "BookFile",
+            reason: format!("{why}; the book in use is kept"),
+        }))
+    }
+
+    /// The book a `go` may answer from: none when `OwnBook` is off, for analysis
+    /// (`infinite`) and pondering; else `BookFile`'s or the game's embedded one.
+    fn book_for(&self, go: &GoCommand) -> Option<BookRequest> {
+        if !self.settings.own_book || go.infinite || go.ponder {
+            return None;
+        }
+        let book = self
+            .book_file
+            .clone()
+            .or_else(|| games::default_book(self.variant()))?;
+        Some(BookRequest {
+            book,
+            variety: self.settings.book_variety,
+        })
+    }
+
     /// Clears the transposition table.
     pub fn clear_hash(&mut self) {
         self.stop_and_wait();
@@ -593,6 +643,7 @@ impl Engine {
             judge_repetitions: self.settings.repetition_judge,
             skill_level: self.settings.effective_skill_level(),
             draw_offered: Arc::clone(&draw_offered),
+            book: self.book_for(go),
         };
         let job = self.game.search_job(
             request,

@@ -7,6 +7,7 @@
 use super::error::EngineError;
 use super::games;
 use super::Engine;
+use crate::book::Variety;
 use crate::options::{OptionKind, OptionSpec, OptionValue, Shown};
 use crate::search::skill;
 use crate::time::TimeSettings;
@@ -53,6 +54,12 @@ pub struct Settings {
     pub limit_strength: bool,
     /// UCI `UCI_Elo`.
     pub elo: i64,
+    /// UCI `OwnBook`, UCCI `usebook`: answer from the opening book where it has the
+    /// position (`BookFile`'s, else the game's embedded one). Off by default, as GUIs
+    /// expect of an engine (they often bring their own book).
+    pub own_book: bool,
+    /// How the book's move is chosen (`BookVariety`).
+    pub book_variety: Variety,
 }
 
 impl Settings {
@@ -82,6 +89,8 @@ impl Default for Settings {
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::MAX_ELO,
+            own_book: false,
+            book_variety: Variety::default(),
         }
     }
 }
@@ -229,6 +238,33 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         },
     },
     EngineOption {
+        spec: OptionSpec::new("OwnBook", OptionKind::Check { default: false }).ucci_as("usebook"),
+        on_change: |e, v| {
+            e.settings.own_book = v.as_bool();
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("BookFile", OptionKind::Text { default: "" }).ucci_as("bookfiles"),
+        on_change: |e, v| {
+            e.set_book_file(v.as_text())?;
+            Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new(
+            "BookVariety",
+            OptionKind::Combo {
+                default: "weighted",
+                choices: Variety::NAMES,
+            },
+        ),
+        on_change: |e, v| {
+            e.settings.book_variety = Variety::from_name(v.as_choice()).unwrap_or_default();
+            Ok(None)
+        },
+    },
+    EngineOption {
         spec: OptionSpec::new(
             "UCI_Variant",
             OptionKind::Combo {
@@ -280,6 +316,13 @@ mod tests {
         assert_eq!(default("UCI_LimitStrength"), OptionValue::Check(false));
         assert_eq!(default("UCI_Elo"), OptionValue::Spin(s.elo));
         assert_eq!(s.effective_skill_level(), skill::MAX_LEVEL);
+        assert_eq!(default("OwnBook"), OptionValue::Check(s.own_book));
+        assert_eq!(default("usebook"), OptionValue::Check(false));
+        assert_eq!(default("bookfiles"), OptionValue::Text(String::new()));
+        assert_eq!(
+            Variety::from_name(default("BookVariety").as_choice()),
+            Some(s.book_variety)
+        );
         assert!(find("hashsize").is_some() && find("uci_variant").is_some());
     }
 }

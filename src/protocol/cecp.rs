@@ -168,6 +168,7 @@ fn cecp_option(spec: &OptionSpec) -> String {
             format!("{} -combo {}", spec.name, marked.join(" /// "))
         }
         OptionKind::Button => format!("{} -button", spec.name),
+        OptionKind::Text { default } => format!("{} -string {default}", spec.name),
     }
 }
 

@@ -57,7 +57,6 @@ const PROTOCOL_OPTIONS: &[OptionSpec] = &[
     OptionSpec::new("batch", OptionKind::Check { default: false }).shown(Shown::UCCI),
     OptionSpec::new("debug", OptionKind::Check { default: false }).shown(Shown::UCCI),
     OptionSpec::new("Ponder", OptionKind::Check { default: false }),
-    OptionSpec::new("usebook", OptionKind::Check { default: false }).shown(Shown::UCCI),
     OptionSpec::new(
         "idle",
         OptionKind::Combo {
@@ -97,7 +96,6 @@ const PROTOCOL_OPTIONS: &[OptionSpec] = &[
 const ACCEPTED_WITHOUT_EFFECT: &[&str] = &[
     "style",
     "promotion",
-    "bookfiles",
     "egtbpaths",
     "useegtb",
     "evalapi",
@@ -334,11 +332,8 @@ impl Session {
             "usemillisec" => self.use_millisec = value.as_bool(),
             "batch" => self.batch = value.as_bool(),
             "newgame" => self.engine.new_game(),
-            "usebook" if value.as_bool() => {
-                info_string("jiang has no opening book yet; usebook stays off")
-            }
             // Ponder: the GUI may send `go ponder`, which needs no setting.
-            "Ponder" | "usebook" => {}
+            "Ponder" => {}
             other => info_string(&format!(
                 "option {other} accepted; it has no effect in this version"
             )),

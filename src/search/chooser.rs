@@ -1,5 +1,6 @@
 //! The generic search as a move chooser: how every two-player [`Game`] is played.
 
+use super::book_move::{book_move, mix};
 use super::{search_reporting, skill, Limits, SearchInfo, SearchState};
 use crate::chooser::{Choice, ChoiceJob, MoveChooser, SearchTask};
 use crate::game::Game;
@@ -130,7 +131,20 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
         }
         let pos = pos.clone();
         let state = Arc::clone(&self.state);
+        let book = request.book;
         Box::new(move || {
+            if let Some(book) = &book {
+                if let Some((m, entry)) = book_move(&pos, book, &limits, mix(clock_seed())) {
+                    sink(Event::Note(&format!(
+                        "book move {m} (weight {}, score {})",
+                        entry.weight, entry.score
+                    )));
+                    return Choice {
+                        score: i32::from(entry.score),
+                        ..Choice::unsearched(Some(m))
+                    };
+                }
+            }
             let on_info = |info: &SearchInfo<G::Move>| {
                 sink(Event::Info(&info_report(info, pos.wdl(info.raw_score))))
             };

@@ -6,6 +6,7 @@
 //! returned [`SearchResult`].
 
 mod alphabeta;
+pub mod book_move;
 pub mod chooser;
 pub mod history;
 pub mod picker;

@@ -212,4 +212,10 @@ impl Game for Position {
     fn rule_outcome(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome> {
         Position::rule_outcome_with(self, ply, judge_repetitions)
     }
+    fn mirrored_key(&self) -> Option<u64> {
+        Some(Position::mirrored_key(self))
+    }
+    fn mirror_move(m: Move) -> Move {
+        super::mirror::mirror_move(m)
+    }
 }

@@ -2,11 +2,13 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod book;
 pub mod display;
 pub mod eval;
 pub mod fen;
 mod game_impl;
 pub mod house_rules;
+pub mod mirror;
 pub mod movegen;
 pub mod nnue;
 pub mod position;
