@@ -58,6 +58,33 @@ impl Display for GameEnd {
     }
 }
 
+/// Chances of a win, a draw and a loss for the side to move, per mille (they sum to
+/// 1000): what UCI's `wdl W D L` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wdl {
+    /// Win, per mille.
+    pub win: u16,
+    /// Draw, per mille.
+    pub draw: u16,
+    /// Loss, per mille.
+    pub loss: u16,
+}
+
+impl Wdl {
+    /// A certain win (a mate found).
+    pub const WIN: Wdl = Wdl {
+        win: 1000,
+        draw: 0,
+        loss: 0,
+    };
+    /// A certain loss (being mated).
+    pub const LOSS: Wdl = Wdl {
+        win: 0,
+        draw: 0,
+        loss: 1000,
+    };
+}
+
 /// How XBoard (CECP) can show a game it does not know itself: the reply to
 /// `variant NAME` is `setup (PIECES) BOARD FEN` followed by one `piece` command per
 /// entry of `betza`.
@@ -212,7 +239,7 @@ pub trait Game: Rules {
     /// Win/draw/loss chances of a search score (internal units, side to move's view) in
     /// this root position, for games with a model fitted to their own games; `None`
     /// (the default) where there is none, and then no line shows them.
-    fn wdl(&self, score: i32) -> Option<crate::report::Wdl> {
+    fn wdl(&self, score: i32) -> Option<Wdl> {
         let _ = score;
         None
     }

@@ -7,6 +7,7 @@
 //! use them without depending on the engine.
 
 use crate::game::GameEnd;
+pub use crate::game::Wdl;
 use crate::tt::{Bound, MATE, MATE_BOUND};
 use std::sync::Arc;
 
@@ -41,33 +42,6 @@ impl Score {
             Score::Cp(v)
         }
     }
-}
-
-/// Chances of a win, a draw and a loss for the side to move, per mille (they sum to
-/// 1000): what UCI's `wdl W D L` shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Wdl {
-    /// Win, per mille.
-    pub win: u16,
-    /// Draw, per mille.
-    pub draw: u16,
-    /// Loss, per mille.
-    pub loss: u16,
-}
-
-impl Wdl {
-    /// A certain win (a mate found).
-    pub const WIN: Wdl = Wdl {
-        win: 1000,
-        draw: 0,
-        loss: 0,
-    };
-    /// A certain loss (being mated).
-    pub const LOSS: Wdl = Wdl {
-        win: 0,
-        draw: 0,
-        loss: 1000,
-    };
 }
 
 /// One progress report of a search, game-independent (moves as text).

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::num::NonZeroU16;
 
-crate::two_player_color! {
+crate::common::two_player_color! {
     /// A side.
     pub enum Color {
         /// Moves first; upper-case letters.

@@ -1,4 +1,4 @@
-//! The two-player colour type, written once: [`two_player_color!`](crate::two_player_color)
+//! The two-player colour type, written once: `two_player_color!`
 //! defines a game's own enum (its own variant names: Red/Black, White/Black) with the same
 //! helpers everywhere.
 //!
@@ -8,7 +8,6 @@
 /// Defines a two-player colour enum: `two_player_color!(Color: Red "Red", Black "Black")`
 /// gives `enum Color { Red = 0, Black = 1 }` with `ALL`, `flip`, `index`, `from_index`
 /// and `name`. The first variant moves first and has index 0.
-#[macro_export]
 macro_rules! two_player_color {
     (
         $(#[$meta:meta])*
@@ -67,9 +66,13 @@ macro_rules! two_player_color {
     };
 }
 
+// The games name it by its path (`crate::common::two_player_color!`), not from the crate
+// root where `#[macro_export]` would put it.
+pub(crate) use two_player_color;
+
 #[cfg(test)]
 mod tests {
-    crate::two_player_color! {
+    crate::common::two_player_color! {
         /// A test colour.
         enum Side {
             /// First.

@@ -8,6 +8,7 @@ pub mod fen;
 pub mod move_error;
 pub mod zobrist;
 
+pub(crate) use color::two_player_color;
 pub use fen::{FenError, FenFields};
 pub use move_error::MoveError;
 pub use zobrist::KeyStream;

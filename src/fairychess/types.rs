@@ -7,7 +7,7 @@
 use crate::common::MoveError;
 use std::fmt;
 
-crate::two_player_color! {
+crate::common::two_player_color! {
     /// The two sides. White moves first in the course's cases, but either may be to move.
     pub enum Color {
         /// White (upper case in FEN).

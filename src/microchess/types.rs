@@ -81,7 +81,7 @@ impl fmt::Display for Square {
     }
 }
 
-crate::two_player_color! {
+crate::common::two_player_color! {
     /// White (moves first, upper case) or Black; the index is the one into payoff pairs
     /// and [`crate::game::Rules::PLAYERS`].
     pub enum Side {

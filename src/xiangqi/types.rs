@@ -7,7 +7,7 @@ use crate::common::MoveError;
 use std::fmt;
 use std::num::NonZeroU16;
 
-crate::two_player_color! {
+crate::common::two_player_color! {
     /// The two sides. Red moves first.
     pub enum Color {
         /// Red (upper case in FEN), starts on ranks 0..=4.

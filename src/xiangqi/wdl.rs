@@ -21,7 +21,7 @@
 //! a GUI's; the figures are a guide, not a measured truth about deeper searches.
 
 use super::{Color, PieceKind, Position};
-use crate::report::Wdl;
+use crate::game::Wdl;
 use crate::tt::MATE_BOUND;
 
 /// The material of the start position, which scales `x`.
