@@ -1,6 +1,7 @@
 // Board drawings for every game, as SVG. Each board returns {svg, center(sq)} where the
 // SVG's clickable places carry data-sq (the square's name in jiang's notation) and
 // center gives a square's middle, for marks and arrows.
+(() => {
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -190,7 +191,7 @@ const THREE_TINTS = [["#cfe0ff", "#7d9fd9"], ["#d3f0d8", "#78b487"], ["#ffd8d2",
 // Three sections of 4x8 squares on a hexagon, as the reference draws it: each section's
 // back rank is one edge, its files A-D and E-H two quadrilaterals meeting in the centre.
 function threeBoard(fen, seat) {
-  const R = 330, cx = 370, cy = 360, W = 740, H = 700;
+  const R = 315, cx = 370, cy = 350, W = 740, H = 700;
   const rot = (seat || 0) * 120;
   const V = (deg) => {
     const a = ((deg + rot) * Math.PI) / 180;
@@ -230,15 +231,19 @@ function threeBoard(fen, seat) {
         s += `<polygon points="${pts}" fill="${tint}" stroke="#333" stroke-width="0.6" class="spot" data-sq="${sq}"><title>${sq}</title></polygon>`;
       }
     }
-    // The section's name beyond its back rank, and its file letters.
+    // The section's name beyond its back rank, and its file letters along it.
     const a = 240 - 120 * si;
     const back = mid(V(a), V(a + 60));
-    const out = [cx + (back[0] - cx) * 1.045, cy + (back[1] - cy) * 1.045];
-    s += `<text x="${out[0]}" y="${out[1] + 5}" class="coord light" fill="${Object.values(THREE_COLOURS)[si]}">${["Blue", "Green", "Red"][si]}</text>`;
+    const away = (p, d) => {
+      const dx = p[0] - cx, dy = p[1] - cy, n = Math.hypot(dx, dy) || 1;
+      return [p[0] + (dx / n) * d, p[1] + (dy / n) * d];
+    };
+    const name = away(back, 34);
+    s += `<text x="${name[0]}" y="${name[1] + 5}" class="coord light" fill="${Object.values(THREE_COLOURS)[si]}">${["Blue", "Green", "Red"][si]}</text>`;
     for (let f = 0; f < 8; f++) {
-      const c0 = center(sec + "ABCDEFGH"[f] + 1);
-      const p = [cx + (c0[0] - cx) * 1.1, cy + (c0[1] - cy) * 1.1];
-      if (f !== 3 && f !== 4) s += `<text x="${p[0]}" y="${p[1] + 4}" class="coord small light">${"ABCDEFGH"[f]}</text>`;
+      const q = cell(sec + "ABCDEFGH"[f] + 1);
+      const edge = away(mid(q[0], q[1]), 10);
+      s += `<text x="${edge[0]}" y="${edge[1] + 4}" class="coord small light">${"ABCDEFGH"[f]}</text>`;
     }
   });
   const pieces = readThreeFen(fen);
@@ -259,3 +264,4 @@ function drawBoard(game, fen, seat) {
 }
 
 window.Boards = { drawBoard, splitMove, esc };
+})();
