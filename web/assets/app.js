@@ -216,6 +216,8 @@ async function playMove(mv) {
 // Asks a running search to stop and waits until it has ended.
 async function stopSearch() {
   if (!app.st || !app.st.searching) return;
+  // The stopped search's end must not start the next one on the old position.
+  app.generation += 1;
   const done = app.searchDone;
   await api("POST", `sessions/${app.id}/stop`).catch(() => {});
   if (done) await done;

@@ -123,6 +123,21 @@ def play_by_clicking(page, game, rng, max_plies=600):
     raise RuntimeError(f"{game}: no end after {max_plies} plies")
 
 
+def analysis_mode(page, url):
+    """Analysis: several lines with arrows; a move clicked while analysing is played and
+    the analysis goes on from the new position."""
+    page.call("Page.navigate", url=f"{url}/?game=xiangqi&mode=analysis")
+    page.wait_for("window.jiangApp && window.jiangApp.lines.filter(Boolean).length >= 3"
+                  " && document.querySelectorAll('#board .arrow').length >= 3", 30)
+    page.click('.spot[data-sq="h2"]')
+    page.wait_for("window.jiangApp.picked === 'h2'", 10)
+    page.click('.spot[data-sq="e2"]')
+    page.wait_for("window.jiangApp.st.moves.length === 1 && window.jiangApp.st.searching"
+                  " && window.jiangApp.lines.filter(Boolean).length >= 3", 30)
+    assert page.js("window.jiangApp.st.last_move") == "h2e2"
+    assert page.js("document.getElementById('error').textContent") == ""
+
+
 def main():
     port, url, out = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
     os.makedirs(out, exist_ok=True)
@@ -156,7 +171,14 @@ def main():
                 page.screenshot(f"{out}/{game}-failed.png")
             except Exception:
                 pass
-    print(f"{len(GAMES) - failures} passed, {failures} failed")
+    try:
+        analysis_mode(page, url)
+        print("analysis: lines, arrows and a move played while analysing")
+    except Exception as e:
+        failures += 1
+        print(f"analysis: FAILED: {e}")
+        page.screenshot(f"{out}/analysis-failed.png")
+    print(f"{len(GAMES) + 1 - failures} passed, {failures} failed")
     sys.exit(1 if failures else 0)
 
 
