@@ -58,18 +58,22 @@ function render() {
   if (!st) return;
   const b = drawBoard(st.game, st.fen, viewSeat());
   let marks = "";
+  let hints = "";
   const dot = (sq, cls, scale) => {
     const [x, y] = b.center(sq);
     return `<circle cx="${x}" cy="${y}" r="${b.cell * scale}" class="${cls}"/>`;
   };
   if (st.last_move) {
     const mv = splitMove(st.game, st.last_move);
-    if (mv) marks += dot(mv[0], "last", 0.45) + dot(mv[1], "last", 0.45);
+    if (mv) {
+      // From: a shade under the pieces; to: a ring over the piece that moved there.
+      marks += dot(mv[0], "last", 0.45);
+      hints += dot(mv[1], "last-to", 0.47);
+    }
   }
   if (app.picked) {
     marks += dot(app.picked, "picked", 0.48);
   }
-  let hints = "";
   if (app.picked) {
     for (const mv of st.legal) {
       const p = splitMove(st.game, mv);
@@ -144,7 +148,7 @@ function renderLines() {
   // The bar: line 1's score from the first player's side.
   const best = app.lines[0];
   const bar = $("evalbar");
-  if (st.players.length !== 2) {
+  if (st.players.length !== 2 || !best) {
     bar.style.visibility = "hidden";
     return;
   }
