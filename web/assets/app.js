@@ -234,7 +234,12 @@ function afterState() {
   const st = app.st;
   if (st.over || st.searching) return;
   if (mode() === "analysis") startSearch({ play: false, lines: 3, movetime_ms: 60000 });
-  else if (!humanToMove()) startSearch({ play: true, lines: 1, movetime_ms: parseInt($("movetime").value, 10) });
+  else if (!humanToMove()) startSearch({
+    play: true,
+    lines: 1,
+    movetime_ms: parseInt($("movetime").value, 10),
+    skill: parseInt($("skill").value, 10),
+  });
 }
 
 async function startSearch(ask) {

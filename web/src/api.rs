@@ -2,7 +2,7 @@
 //! handlers of every `/api/...` request. Every input is checked before anything changes;
 //! a refusal is `{"error": "..."}` with a 4xx status.
 
-use crate::search::{SearchAsk, Searches, MAX_LINES, MAX_MOVE_TIME};
+use crate::search::{SearchAsk, Searches, MAX_LINES, MAX_MOVE_TIME, MAX_SKILL};
 use crate::sessions::{lock, stop_search, Session, Store};
 use jiang::engine::games;
 use jiang::engine::{Answer, InfoReport};
@@ -248,7 +248,7 @@ fn set_position(session: &Arc<std::sync::Mutex<Session>>, body: &str) -> Reply {
     }
 }
 
-/// `POST /api/sessions/ID/go {"movetime_ms", "nodes", "depth", "lines", "play"}`.
+/// `POST /api/sessions/ID/go {"movetime_ms", "nodes", "depth", "lines", "skill", "play"}`.
 fn go(searches: &Arc<Searches>, session: &Arc<std::sync::Mutex<Session>>, body: &str) -> Reply {
     let m = match body_object(body) {
         Ok(m) => m,
@@ -259,14 +259,15 @@ fn go(searches: &Arc<Searches>, session: &Arc<std::sync::Mutex<Session>>, body: 
         let nodes = uint_field(&m, "nodes", 1_000_000_000)?;
         let depth = uint_field(&m, "depth", 64)?;
         let lines = uint_field(&m, "lines", MAX_LINES as u64)?;
+        let skill = uint_field(&m, "skill", u64::from(MAX_SKILL))?;
         let play = match m.get("play") {
             None | Some(Value::Null) => true,
             Some(Value::Bool(b)) => *b,
             Some(_) => return Err(error(400, "'play' must be true or false")),
         };
-        Ok((ms, nodes, depth, lines, play))
+        Ok((ms, nodes, depth, lines, skill, play))
     })();
-    let (ms, nodes, depth, lines, play) = match fields {
+    let (ms, nodes, depth, lines, skill, play) = match fields {
         Ok(f) => f,
         Err(r) => return r,
     };
@@ -275,6 +276,7 @@ fn go(searches: &Arc<Searches>, session: &Arc<std::sync::Mutex<Session>>, body: 
         nodes: nodes.filter(|&n| n > 0),
         depth: depth.filter(|&d| d > 0).map(|d| d as i32),
         lines: lines.unwrap_or(1).clamp(1, MAX_LINES as u64) as usize,
+        skill: skill.map_or(MAX_SKILL, |s| s as u8),
         play,
     };
     match searches.start(session, ask) {

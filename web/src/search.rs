@@ -15,6 +15,9 @@ pub const MAX_SEARCHES: usize = 2;
 pub const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
 /// Hash table of each pooled engine, MiB: a web board needs no more.
 const HASH_MB: &str = "16";
+/// Full strength (the engine's `Skill Level` at its top; lower levels play weaker moves
+/// on purpose, in the games whose search supports it).
+pub const MAX_SKILL: u8 = 20;
 /// Most lines of a MultiPV analysis.
 pub const MAX_LINES: usize = 5;
 
@@ -25,6 +28,8 @@ pub struct SearchAsk {
     pub nodes: Option<u64>,
     pub depth: Option<i32>,
     pub lines: usize,
+    /// The engine's strength, 0 (weakest) to [`MAX_SKILL`] (full strength).
+    pub skill: u8,
     /// Play the answer on the board (a game) or only report (analysis).
     pub play: bool,
 }
@@ -166,6 +171,9 @@ fn search(
     }
     engine
         .set_option("MultiPV", &job.ask.lines.to_string())
+        .map_err(|e| e.to_string())?;
+    engine
+        .set_option("Skill Level", &job.ask.skill.to_string())
         .map_err(|e| e.to_string())?;
     let moves: Vec<&str> = job.moves.iter().map(String::as_str).collect();
     engine

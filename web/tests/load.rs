@@ -91,7 +91,7 @@ fn boards_in_parallel(server: &Arc<Server>, boards: usize, rounds: usize) -> usi
                         let (status, e) = s.json(
                             "POST",
                             &format!("/api/sessions/{id}/go"),
-                            Some(json!({ "nodes": 500, "movetime_ms": 1000 })),
+                            Some(json!({ "nodes": 500, "movetime_ms": 1000, "skill": (n + round) % 21 })),
                         );
                         if status == 429 {
                             refused += 1;
