@@ -224,8 +224,15 @@ async function stopSearch() {
   app.generation += 1;
   const done = app.searchDone;
   await api("POST", `sessions/${app.id}/stop`).catch(() => {});
-  if (done) await done;
-  app.st = await api("GET", `sessions/${app.id}`);
+  // The stream's `done` usually comes at once, but a stream that dropped must not hold
+  // the page: wait for it a little, then ask the server until the search has ended.
+  if (done) await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
+  const until = Date.now() + 15000;
+  for (;;) {
+    app.st = await api("GET", `sessions/${app.id}`);
+    if (!app.st.searching || Date.now() > until) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 // What to do next on this position: the engine's turn, an analysis, or wait for the user.
