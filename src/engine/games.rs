@@ -4,7 +4,7 @@
 //! either [`crate::game::Game`] (then the generic search, [`AlphaBeta`], plays it) or a
 //! [`crate::chooser::MoveChooser`] of its own, and one entry in [`GAMES`].
 
-use super::session::{GameSession, Session};
+use super::session::{game_options, GameSession, Session};
 use crate::game::{Rules, XboardVariant};
 use crate::options::OptionSpec;
 use crate::search::AlphaBeta;
@@ -39,7 +39,7 @@ const fn entry<R: Rules, C: crate::chooser::MoveChooser<R>>(xboard_native: bool)
     GameEntry {
         name: R::NAME,
         new_session: || Box::new(Session::<R, C>::new()),
-        options: || R::OPTIONS.iter().chain(C::OPTIONS).copied().collect(),
+        options: game_options::<R, C>,
         xboard: R::XBOARD,
         xboard_native,
     }

@@ -135,6 +135,11 @@ pub fn build_position<R: Rules>(
     Ok(pos)
 }
 
+/// The options of a game played by `C`: its rules' own, then its chooser's.
+pub fn game_options<R: Rules, C: MoveChooser<R>>() -> Vec<OptionSpec> {
+    R::OPTIONS.iter().chain(C::OPTIONS).copied().collect()
+}
+
 /// The game end to claim when the side to move has no legal move (a finished game).
 pub fn end_without_moves<R: Rules>(pos: &R) -> Option<GameEnd> {
     if pos.legal_moves().is_empty() {
@@ -256,7 +261,7 @@ impl<R: Rules, C: MoveChooser<R>> GameSession for Session<R, C> {
         R::start_position().to_fen()
     }
     fn options(&self) -> Vec<OptionSpec> {
-        R::OPTIONS.iter().chain(C::OPTIONS).copied().collect()
+        game_options::<R, C>()
     }
     fn set_option(&mut self, spec: &OptionSpec, value: &OptionValue) -> Result<(), OptionError> {
         if R::OPTIONS.contains(spec) {
