@@ -77,6 +77,16 @@ fn info_ok(words: &[&str], ucci: bool) -> bool {
                     }
                 }
             }
+            // UCI_ShowWDL: three per-mille chances that sum to 1000 (UCI only).
+            "wdl" if !ucci => {
+                let chances: Option<Vec<u32>> = words
+                    .get(i + 1..i + 4)
+                    .map(|w| w.iter().filter_map(|n| n.parse().ok()).collect());
+                if !chances.is_some_and(|c| c.len() == 3 && c.iter().sum::<u32>() == 1000) {
+                    return false;
+                }
+                i += 4;
+            }
             "currmove" => {
                 if !words.get(i + 1).is_some_and(|w| is_move(w)) {
                     return false;

@@ -296,6 +296,13 @@ impl<'a> Grammar<'a> {
                 pick(rng, &["asian", "alphachess", "chinese", "", "ASIAN"]).to_string(),
             ),
             14 => ("UCI_Variant", self.variant_name(rng)),
+            15 => (
+                pick(
+                    rng,
+                    &["UCI_LimitStrength", "UCI_ShowWDL", "OwnBook", "BookVariety"],
+                ),
+                pick(rng, &["true", "false", "best", "weighted", "wide", "x"]).to_string(),
+            ),
             16 => ("batch", "false".to_string()),
             17 => (
                 pick(
