@@ -41,6 +41,9 @@ pub struct SearchRequest {
     /// Playing strength, 0 to `crate::search::skill::MAX_LEVEL` (full strength); the
     /// two-player search only.
     pub skill_level: u8,
+    /// Variety among the best lines at any level (UCCI `randomness`, an index into
+    /// `crate::search::skill::EFFORTS`; 0: always the best); the two-player search only.
+    pub randomness: usize,
     /// The opponent offers a draw (may be set while the search runs).
     pub draw_offered: Arc<AtomicBool>,
     /// The opening book to answer from before searching, if any (never for analysis

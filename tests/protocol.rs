@@ -10,6 +10,7 @@ mod engine;
 mod rng;
 
 use engine::{assert_legal, assert_no_panic, ms, position, Engine, SLOW};
+use jiang::search::skill;
 use jiang::xiangqi::{Position, START_FEN};
 use rng::Rng;
 use std::time::{Duration, Instant};
@@ -1094,12 +1095,13 @@ fn searchmoves_and_banmoves_hold_in_every_search_mode() {
 fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
     let mut e = Engine::start();
     let lines = uci_handshake(&mut e);
+    let (min, max) = (skill::MIN_ELO, skill::MAX_ELO);
     for wanted in [
-        "option name Skill Level type spin default 20 min 0 max 20",
-        "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 2600 min 800 max 2600",
+        "option name Skill Level type spin default 20 min 0 max 20".to_string(),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {max} min {min} max {max}"),
     ] {
-        if !lines.iter().any(|l| l == wanted) {
+        if !lines.iter().any(|l| *l == wanted) {
             e.fail(&format!("the handshake lacks '{wanted}'"));
         }
     }
@@ -1124,10 +1126,87 @@ fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
         assert_eq!(mv, "a0a9", "level {level}");
     }
     e.send("setoption name UCI_LimitStrength value true");
-    e.send("setoption name UCI_Elo value 1800");
+    let elo = skill::LEVEL_ELO[usize::from(skill::SAFE_FROM_LEVEL)];
+    e.send(&format!("setoption name UCI_Elo value {elo}"));
+    let told = e.read_until("info string", SLOW);
+    let level = skill::SAFE_FROM_LEVEL;
+    let expected =
+        format!("info string playing at Skill Level {level} (Elo {elo} on jiang's ladder)");
+    assert_eq!(told.last().map(String::as_str), Some(expected.as_str()));
     e.send(&format!("position fen {fen}"));
     e.send("go depth 4");
     let (mv, _) = e.bestmove(SLOW);
-    assert_eq!(mv, "a0a9", "Elo 1800");
+    assert_eq!(mv, "a0a9", "Elo {elo}");
+    assert_no_panic(&e);
+}
+
+#[test]
+fn ucci_knowledge_pruning_and_randomness_set_the_strength_and_the_variety() {
+    let mut e = Engine::start();
+    let lines = ucci_handshake(&mut e);
+    for wanted in [
+        "option knowledge type combo var none var small var medium var large default large",
+        "option pruning type combo var none var small var medium var large default large",
+        "option randomness type combo var none var small var medium var large default none",
+    ] {
+        if !lines.iter().any(|l| l == wanted) {
+            e.fail(&format!("the handshake lacks '{wanted}'"));
+        }
+    }
+    // Each effort stands for a level; the weaker of knowledge and pruning applies.
+    for (effort, name) in skill::EFFORTS.iter().enumerate() {
+        e.send(&format!("setoption knowledge {name}"));
+        let told = e.read_until("info string", SLOW);
+        let level = skill::level_for_effort(effort);
+        let expected = match skill::LEVEL_ELO.get(usize::from(level)) {
+            Some(elo) => {
+                format!("info string playing at Skill Level {level} (Elo {elo} on jiang's ladder)")
+            }
+            None => "info string playing at full strength".to_string(),
+        };
+        assert_eq!(
+            told.last().map(String::as_str),
+            Some(expected.as_str()),
+            "{name}"
+        );
+    }
+    e.send("setoption pruning none");
+    let told = e.read_until("info string", SLOW);
+    assert!(
+        told.last()
+            .is_some_and(|l| l.contains(&format!("Skill Level {} ", skill::level_for_effort(0)))),
+        "{told:?}"
+    );
+    e.send("setoption pruning large");
+    e.read_until("info string", SLOW);
+    // Full strength with randomness: several moves from the start position, each of
+    // them among the best lines (a free chariot is always taken).
+    e.send("setoption randomness large");
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..12 {
+        e.send("position startpos");
+        e.send("go depth 3");
+        let (mv, _) = e.bestmove(SLOW);
+        assert_legal(&e, &Position::startpos(), &mv);
+        seen.insert(mv);
+    }
+    assert!(seen.len() >= 2, "randomness large always played {seen:?}");
+    let fen = "r3k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+    for _ in 0..6 {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 4");
+        let (mv, _) = e.bestmove(SLOW);
+        assert_eq!(mv, "a0a9");
+    }
+    e.send("setoption randomness none");
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..4 {
+        // A new game clears the hash, which would otherwise change the search.
+        e.send("setoption newgame");
+        e.send("position startpos");
+        e.send("go depth 3");
+        seen.insert(e.bestmove(SLOW).0);
+    }
+    assert_eq!(seen.len(), 1, "randomness none varied: {seen:?}");
     assert_no_panic(&e);
 }

@@ -642,6 +642,7 @@ impl Engine {
             contempt: self.settings.contempt,
             judge_repetitions: self.settings.repetition_judge,
             skill_level: self.settings.effective_skill_level(),
+            randomness: self.settings.randomness,
             draw_offered: Arc::clone(&draw_offered),
             book: self.book_for(go),
         };

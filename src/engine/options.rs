@@ -54,6 +54,12 @@ pub struct Settings {
     pub limit_strength: bool,
     /// UCI `UCI_Elo`.
     pub elo: i64,
+    /// UCCI `knowledge` and `pruning` (indices into `skill::EFFORTS`): mapped onto the
+    /// strength levels, the weaker of the two applies.
+    pub ucci_efforts: [usize; 2],
+    /// UCCI `randomness` (an index into `skill::EFFORTS`): variety among the best lines
+    /// at any level.
+    pub randomness: usize,
     /// UCI `OwnBook`, UCCI `usebook`: answer from the opening book where it has the
     /// position (`BookFile`'s, else the game's embedded one). Off by default, as GUIs
     /// expect of an engine (they often bring their own book).
@@ -66,11 +72,15 @@ impl Settings {
     /// The strength to play at: `UCI_Elo`'s level when strength is limited, else
     /// `Skill Level`.
     pub fn effective_skill_level(&self) -> u8 {
-        if self.limit_strength {
+        let level = if self.limit_strength {
             skill::level_for_elo(self.elo)
         } else {
             self.skill_level
-        }
+        };
+        self.ucci_efforts
+            .iter()
+            .map(|&e| skill::level_for_effort(e))
+            .fold(level, u8::min)
     }
 }
 
@@ -89,6 +99,8 @@ impl Default for Settings {
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::MAX_ELO,
+            ucci_efforts: [skill::EFFORTS.len() - 1; 2],
+            randomness: 0,
             own_book: false,
             book_variety: Variety::default(),
         }
@@ -112,6 +124,14 @@ pub enum OptionNote {
         name: &'static str,
         /// The games that declare it.
         games: Vec<&'static str>,
+    },
+    /// The strength now played at (after `UCI_Elo`, UCCI `knowledge` or `pruning`): a
+    /// level, and its Elo on jiang's ladder (`None` at full strength).
+    PlaysAs {
+        /// The level, 0 to `skill::MAX_LEVEL`.
+        level: u8,
+        /// Its measured Elo.
+        elo: Option<i64>,
     },
     /// The hash table is smaller than asked: the machine cannot give more.
     HashCapped {
@@ -234,6 +254,42 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         .shown(Shown::UCI),
         on_change: |e, v| {
             e.settings.elo = v.as_int();
+            Ok(e.settings.limit_strength.then(|| plays_as(e)))
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new(
+            "knowledge",
+            OptionKind::Combo {
+                default: "large",
+                choices: skill::EFFORTS,
+            },
+        )
+        .shown(Shown::UCCI),
+        on_change: |e, v| set_effort(e, 0, v),
+    },
+    EngineOption {
+        spec: OptionSpec::new(
+            "pruning",
+            OptionKind::Combo {
+                default: "large",
+                choices: skill::EFFORTS,
+            },
+        )
+        .shown(Shown::UCCI),
+        on_change: |e, v| set_effort(e, 1, v),
+    },
+    EngineOption {
+        spec: OptionSpec::new(
+            "randomness",
+            OptionKind::Combo {
+                default: "none",
+                choices: skill::EFFORTS,
+            },
+        )
+        .shown(Shown::UCCI),
+        on_change: |e, v| {
+            e.settings.randomness = effort_index(v);
             Ok(None)
         },
     },
@@ -279,6 +335,34 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         },
     },
 ];
+
+/// The index of a UCCI effort choice in `skill::EFFORTS`.
+fn effort_index(v: &OptionValue) -> usize {
+    let choice = v.as_choice();
+    skill::EFFORTS
+        .iter()
+        .position(|&e| e == choice)
+        .unwrap_or(skill::EFFORTS.len() - 1)
+}
+
+/// UCCI `knowledge` (slot 0) or `pruning` (slot 1): both stand for a strength level.
+fn set_effort(
+    e: &mut Engine,
+    slot: usize,
+    v: &OptionValue,
+) -> Result<Option<OptionNote>, EngineError> {
+    e.settings.ucci_efforts[slot] = effort_index(v);
+    Ok(Some(plays_as(e)))
+}
+
+/// The note saying which level the engine now plays at.
+fn plays_as(e: &Engine) -> OptionNote {
+    let level = e.settings.effective_skill_level();
+    OptionNote::PlaysAs {
+        level,
+        elo: skill::LEVEL_ELO.get(usize::from(level)).copied(),
+    }
+}
 
 /// The engine option `name` names (in any dialect).
 pub fn find(name: &str) -> Option<&'static EngineOption> {

@@ -281,7 +281,10 @@ impl Session {
         match cmd {
             "xboard" => {}
             "protover" => send(&features(&self.engine.option_specs(false))),
-            // Replies to features and informational commands: nothing to do.
+            // Replies to features and informational commands: nothing to do. (`random`
+            // is GNU Chess's random-mode toggle, which XBoard sends at every game start
+            // in its default init string: acting on it would make every game random.
+            // Strength and variety come through the `feature option=` options instead.)
             "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "."
             | "hint" | "bk" => {}
             "post" => self.cecp.post = true,

@@ -48,7 +48,7 @@ pub const ENGINE_NAME: &str = concat!("jiang ", env!("CARGO_PKG_VERSION"));
 /// Author line.
 pub const AUTHOR: &str = "the jiang developers";
 
-/// UCCI's combos of effort levels (accepted for GUIs; jiang has one way of searching).
+/// UCCI's `idle` levels (accepted for GUIs: jiang never searches while idle).
 const LEVELS: &[&str] = &["none", "small", "medium", "large"];
 
 /// The options that only change how this layer speaks (their owner declares them here).
@@ -59,30 +59,6 @@ const PROTOCOL_OPTIONS: &[OptionSpec] = &[
     OptionSpec::new("Ponder", OptionKind::Check { default: false }),
     OptionSpec::new(
         "idle",
-        OptionKind::Combo {
-            default: "none",
-            choices: LEVELS,
-        },
-    )
-    .shown(Shown::UCCI),
-    OptionSpec::new(
-        "pruning",
-        OptionKind::Combo {
-            default: "large",
-            choices: LEVELS,
-        },
-    )
-    .shown(Shown::UCCI),
-    OptionSpec::new(
-        "knowledge",
-        OptionKind::Combo {
-            default: "large",
-            choices: LEVELS,
-        },
-    )
-    .shown(Shown::UCCI),
-    OptionSpec::new(
-        "randomness",
         OptionKind::Combo {
             default: "none",
             choices: LEVELS,
@@ -316,6 +292,10 @@ impl Session {
                 games.join(", "),
                 self.engine.variant()
             )),
+            Ok(Some(OptionNote::PlaysAs { level, elo })) => self.tell(&match elo {
+                Some(elo) => format!("playing at Skill Level {level} (Elo {elo} on jiang's ladder)"),
+                None => "playing at full strength".to_string(),
+            }),
             Ok(Some(OptionNote::HashCapped { asked, used })) => self.complain(&format!(
                 "hash {asked} MiB is out of range (more than this machine can give); using {used} MiB"
             )),

@@ -109,7 +109,9 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
     ) -> ChoiceJob<G::Move> {
         let request = task.request;
         let level = request.skill_level;
+        let randomness = request.randomness;
         let weaker = level < skill::MAX_LEVEL;
+        let varied = weaker || randomness > 0;
         let mut limits = Limits {
             depth: request.depth,
             nodes: request.nodes,
@@ -122,8 +124,10 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
             multipv: request.multipv,
             judge_repetitions: request.judge_repetitions,
         };
-        if weaker {
+        if varied {
             limits.multipv = limits.multipv.max(skill::LINES);
+        }
+        if weaker {
             limits.depth = match (limits.depth, skill::depth_cap(level)) {
                 (Some(d), Some(cap)) => Some(d.min(cap)),
                 (d, cap) => d.or(cap),
@@ -172,9 +176,9 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
                 depth: result.depth,
                 nodes: result.nodes,
             };
-            if weaker {
+            if varied {
                 let seed = pos.key() ^ clock_seed();
-                if let Some(m) = skill::pick(&result.lines, level, seed) {
+                if let Some(m) = skill::pick(&result.lines, level, randomness, seed) {
                     if Some(m) != choice.best {
                         choice.best = Some(m);
                         choice.ponder = None;

@@ -5,8 +5,14 @@
 //! level [`SAFE_FROM_LEVEL`] on it never picks a line far worse than the best (a piece
 //! hung for nothing).
 //!
-//! The Elo scale ([`level_for_elo`]) is provisional: a straight line from 800 (level 0)
-//! to 2600 (level 20), not yet calibrated by matches.
+//! The Elo each level announces ([`LEVEL_ELO`]) is measured, on jiang's own ladder: the
+//! levels play matches against reference opponents (full-strength jiang searching a fixed
+//! number of plies, one ply = 1000 by convention), see `tools/xiangqi/ladder.py` and the
+//! README's table. `UCI_Elo` plays the level whose Elo is nearest.
+//!
+//! UCCI's `knowledge` and `pruning` (none/small/medium/large) are mapped onto the same
+//! levels ([`level_for_effort`]); its `randomness` ([`randomness_temperature`]) varies
+//! the choice among the best lines at any level, still never giving material away.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -20,15 +26,41 @@ pub const SAFE_FROM_LEVEL: u8 = 10;
 /// Evaluation units (a soldier is about 100, a horse 400): a line this much below the
 /// best gives something away.
 pub const SAFE_MARGIN: i32 = 150;
+/// The Elo of levels 0 to 19 on jiang's ladder (see the module's doc; full strength,
+/// level 20, depends on the time given and has no fixed Elo).
+pub const LEVEL_ELO: [i64; MAX_LEVEL as usize] = [
+    800, 890, 980, 1070, 1160, 1250, 1340, 1430, 1520, 1610, 1700, 1790, 1880, 1970, 2060, 2150,
+    2240, 2330, 2420, 2510,
+];
 /// The Elo range of `UCI_Elo`.
-pub const MIN_ELO: i64 = 800;
+pub const MIN_ELO: i64 = LEVEL_ELO[0];
 /// See [`MIN_ELO`].
-pub const MAX_ELO: i64 = 2600;
+pub const MAX_ELO: i64 = LEVEL_ELO[MAX_LEVEL as usize - 1];
 
-/// The level `UCI_Elo` stands for (provisional, see the module's doc).
+/// The level `UCI_Elo` plays: the one whose Elo is nearest (the lower on a tie).
 pub fn level_for_elo(elo: i64) -> u8 {
-    let elo = elo.clamp(MIN_ELO, MAX_ELO);
-    ((elo - MIN_ELO) * i64::from(MAX_LEVEL) / (MAX_ELO - MIN_ELO)) as u8
+    let mut best = 0;
+    for (level, &e) in LEVEL_ELO.iter().enumerate() {
+        if (e - elo).abs() < (LEVEL_ELO[best] - elo).abs() {
+            best = level;
+        }
+    }
+    best as u8
+}
+
+/// UCCI's effort names (`knowledge`, `pruning`), weakest first.
+pub const EFFORTS: &[&str] = &["none", "small", "medium", "large"];
+
+/// The level a UCCI effort (an index into [`EFFORTS`]) stands for: `large` is full
+/// strength, each step down about 450 Elo weaker.
+pub fn level_for_effort(effort: usize) -> u8 {
+    [3, 8, 14, MAX_LEVEL][effort.min(EFFORTS.len() - 1)]
+}
+
+/// How much UCCI's `randomness` (an index into [`EFFORTS`]) spreads the choice among the
+/// best lines: a softmax temperature in evaluation units (`none`: always the best).
+pub fn randomness_temperature(randomness: usize) -> f64 {
+    [0.0, 10.0, 25.0, 50.0][randomness.min(EFFORTS.len() - 1)]
 }
 
 /// The deepest iteration searched at `level` (`None` at full strength).
@@ -36,20 +68,29 @@ pub fn depth_cap(level: u8) -> Option<i32> {
     (level < MAX_LEVEL).then_some(1 + i32::from(level) / 2)
 }
 
-/// The softmax temperature at `level`, evaluation units.
+/// The softmax temperature at `level`, evaluation units (a soldier is about 100): 250 at
+/// level 0, falling by a fifth a level, so that the lowest levels are not all alike (a
+/// choice among four lines that is nearly uniform plays the same at any depth).
 fn temperature(level: u8) -> f64 {
-    f64::from(MAX_LEVEL.saturating_sub(level)) * 20.0
+    if level >= MAX_LEVEL {
+        0.0
+    } else {
+        250.0 * 0.82f64.powi(i32::from(level))
+    }
 }
 
-/// Picks one of `lines` (move, score; best first) for `level`, drawing with `seed`.
-pub fn pick<M: Copy>(lines: &[(M, i32)], level: u8, seed: u64) -> Option<M> {
+/// Picks one of `lines` (move, score; best first) for `level` with `randomness` (an
+/// index into [`EFFORTS`]) on top, drawing with `seed`.
+pub fn pick<M: Copy>(lines: &[(M, i32)], level: u8, randomness: usize, seed: u64) -> Option<M> {
     let best = lines.first()?.1;
     let candidates: Vec<(M, i32)> = lines
         .iter()
         .copied()
         .filter(|&(_, s)| level < SAFE_FROM_LEVEL || s >= best - SAFE_MARGIN)
         .collect();
-    let t = temperature(level).max(1.0);
+    let t = temperature(level)
+        .max(randomness_temperature(randomness))
+        .max(1.0);
     let weights: Vec<f64> = candidates
         .iter()
         .map(|&(_, s)| (f64::from(s - best).max(-3000.0) / t).exp())
@@ -72,11 +113,18 @@ mod tests {
 
     #[test]
     fn elo_scale_and_depth() {
+        assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]), "{LEVEL_ELO:?}");
+        for (level, &elo) in LEVEL_ELO.iter().enumerate() {
+            assert_eq!(level_for_elo(elo), level as u8);
+            assert_eq!(level_for_elo(elo + 1), level as u8);
+        }
         assert_eq!(level_for_elo(0), 0);
-        assert_eq!(level_for_elo(1700), 10);
-        assert_eq!(level_for_elo(9999), MAX_LEVEL);
+        assert_eq!(level_for_elo(99_999), MAX_LEVEL - 1);
         assert_eq!(depth_cap(MAX_LEVEL), None);
         assert_eq!(depth_cap(0), Some(1));
+        let efforts: Vec<u8> = (0..EFFORTS.len()).map(level_for_effort).collect();
+        assert!(efforts.windows(2).all(|w| w[0] < w[1]), "{efforts:?}");
+        assert_eq!(level_for_effort(EFFORTS.len() - 1), MAX_LEVEL);
     }
 
     #[test]
@@ -84,16 +132,37 @@ mod tests {
         let lines = [(1, 50), (2, 30), (3, -400), (4, -900)];
         for seed in 0..500 {
             for level in SAFE_FROM_LEVEL..MAX_LEVEL {
-                let m = pick(&lines, level, seed);
+                let m = pick(&lines, level, 0, seed);
                 assert!(matches!(m, Some(1) | Some(2)), "{level} {seed} {m:?}");
             }
         }
-        let low: std::collections::HashSet<_> =
-            (0..500).filter_map(|seed| pick(&lines, 0, seed)).collect();
+        let low: std::collections::HashSet<_> = (0..500)
+            .filter_map(|seed| pick(&lines, 0, 0, seed))
+            .collect();
         assert!(low.len() >= 3, "{low:?}");
-        let top = (0..500).filter(|&s| pick(&lines, 19, s) == Some(1)).count();
-        let bottom = (0..500).filter(|&s| pick(&lines, 10, s) == Some(1)).count();
+        let top = (0..500)
+            .filter(|&s| pick(&lines, 19, 0, s) == Some(1))
+            .count();
+        let bottom = (0..500)
+            .filter(|&s| pick(&lines, 10, 0, s) == Some(1))
+            .count();
         assert!(top > bottom, "{top} {bottom}");
-        assert_eq!(pick::<u8>(&[], 5, 1), None);
+        assert_eq!(pick::<u8>(&[], 5, 0, 1), None);
+    }
+
+    #[test]
+    fn randomness_varies_full_strength_among_safe_lines_only() {
+        let lines = [(1, 50), (2, 30), (3, 20), (4, -900)];
+        let always: std::collections::HashSet<_> = (0..300)
+            .filter_map(|seed| pick(&lines, MAX_LEVEL, 0, seed))
+            .collect();
+        assert_eq!(always, [1].into());
+        let mut seen = [0usize; 5];
+        for seed in 0..300 {
+            let m = pick(&lines, MAX_LEVEL, EFFORTS.len() - 1, seed).unwrap();
+            seen[m] += 1;
+        }
+        assert_eq!(seen[4], 0, "{seen:?}");
+        assert!(seen[1] > seen[3] && seen[3] > 0, "{seen:?}");
     }
 }
