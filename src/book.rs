@@ -246,10 +246,13 @@ impl Book {
         let dat = std::path::Path::new(path)
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("dat"));
-        if dat && !bytes.starts_with(MAGIC) {
-            Book::from_elephanteye_bytes(Cow::Owned(bytes))
-        } else {
-            Book::from_bytes(Cow::Owned(bytes))
+        match (bytes.starts_with(MAGIC), dat) {
+            (false, true) => Book::from_elephanteye_bytes(Cow::Owned(bytes)),
+            (false, false) => Err(BookError::Format(
+                "wrong magic (an ElephantEye BOOK.DAT is read only from a file named *.dat)"
+                    .to_string(),
+            )),
+            _ => Book::from_bytes(Cow::Owned(bytes)),
         }
     }
 

@@ -404,7 +404,7 @@ fn an_elephanteye_book_file_is_played_and_a_bad_one_refused() {
         .set_option("BookFile", no_extension.to_str().unwrap())
         .unwrap_err()
         .to_string()
-        .contains("not a jiang book"));
+        .contains("not a jiang book: wrong magic (an ElephantEye BOOK.DAT is read only"));
 
     // Over UCCI: the book move with its line; a bad file gets one line and changes
     // nothing.
