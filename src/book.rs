@@ -31,6 +31,15 @@
 //!
 //! A probe is a binary search over the records where they lie (the embedded bytes or a
 //! file read once), so it allocates nothing.
+//!
+//! # Other engines' books
+//!
+//! [`Book::open`] also reads ElephantEye's `BOOK.DAT` (a file without jiang's magic whose
+//! name ends in `.dat`, any case), a Xiangqi book many UCCI users already have: see
+//! [`elephanteye`] for its layout and [`BookFormat`] for what differs (keys, move codes,
+//! the mirror lookup); the game computes that format's keys (`Game::book_keys`).
+
+pub mod elephanteye;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -48,16 +57,29 @@ const GAME_NAME_SIZE: usize = 16;
 /// Most moves of one position a choice considers (the builder keeps far fewer).
 pub const MAX_MOVES_PER_POSITION: usize = 32;
 
+/// How a book's bytes are laid out, and so how its positions and moves are coded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BookFormat {
+    /// jiang's own (this module's): the game's Zobrist keys and 16-bit move codes; a
+    /// position and its mirror image stored once, under the smaller key.
+    Jiang,
+    /// ElephantEye's `BOOK.DAT` ([`elephanteye`]), Xiangqi only: ElephantEye's 32-bit
+    /// Zobrist lock and its move codes; the position's own lock is looked up first, then
+    /// its mirror image's. Its moves carry a weight but no score.
+    ElephantEye,
+}
+
 /// One book move of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookEntry {
-    /// The game's 16-bit move code, in the canonical orientation.
+    /// The move's code in the book's format (jiang's: the game's 16-bit move code), in
+    /// the orientation of the position stored.
     pub mv: u16,
     /// How often to choose it, relative to the position's other moves.
     pub weight: u16,
     /// Search score of the move (side to move's view, evaluation units).
     pub score: i16,
-    /// Depth of the search that scored it.
+    /// Depth of the search that scored it; 0: not scored (a book of another format).
     pub depth: u8,
 }
 
@@ -132,6 +154,8 @@ pub enum BookError {
     Io(String),
     /// Too short, wrong magic, version or record size, or a length that does not match.
     Format(String),
+    /// A `.dat` file without jiang's magic that is not an ElephantEye book either.
+    ElephantEye(String),
 }
 
 impl fmt::Display for BookError {
@@ -139,6 +163,7 @@ impl fmt::Display for BookError {
         match self {
             BookError::Io(e) => write!(f, "cannot read the book: {e}"),
             BookError::Format(e) => write!(f, "not a jiang book: {e}"),
+            BookError::ElephantEye(e) => write!(f, "not an ElephantEye book (BOOK.DAT): {e}"),
         }
     }
 }
@@ -160,6 +185,7 @@ fn read_u64(b: &[u8], at: usize) -> u64 {
 pub struct Book {
     data: Cow<'static, [u8]>,
     count: usize,
+    format: BookFormat,
 }
 
 impl fmt::Debug for Book {
@@ -195,17 +221,51 @@ impl Book {
         if expected != Some(data.len()) {
             return bad("its length does not match its number of records");
         }
-        Ok(Book { data, count })
+        Ok(Book {
+            data,
+            count,
+            format: BookFormat::Jiang,
+        })
     }
 
-    /// Reads a book file.
+    /// Reads an ElephantEye book (`BOOK.DAT`) from bytes, checking its length, its order
+    /// and its move codes ([`elephanteye::check`]).
+    pub fn from_elephanteye_bytes(data: Cow<'static, [u8]>) -> Result<Book, BookError> {
+        let count = elephanteye::check(&data).map_err(BookError::ElephantEye)?;
+        Ok(Book {
+            data,
+            count,
+            format: BookFormat::ElephantEye,
+        })
+    }
+
+    /// Reads a book file: jiang's format when it starts with jiang's magic, else
+    /// ElephantEye's when its name ends in `.dat` (any case), else it is refused.
     pub fn open(path: &str) -> Result<Book, BookError> {
         let bytes = std::fs::read(path).map_err(|e| BookError::Io(format!("{path}: {e}")))?;
-        Book::from_bytes(Cow::Owned(bytes))
+        let dat = std::path::Path::new(path)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("dat"));
+        match (bytes.starts_with(MAGIC), dat) {
+            (false, true) => Book::from_elephanteye_bytes(Cow::Owned(bytes)),
+            (false, false) => Err(BookError::Format(
+                "wrong magic (an ElephantEye BOOK.DAT is read only from a file named *.dat)"
+                    .to_string(),
+            )),
+            _ => Book::from_bytes(Cow::Owned(bytes)),
+        }
+    }
+
+    /// The book's format.
+    pub fn format(&self) -> BookFormat {
+        self.format
     }
 
     /// The game the book is for (its protocol name).
     pub fn game(&self) -> &str {
+        if self.format == BookFormat::ElephantEye {
+            return "xiangqi";
+        }
         let name = &self.data[16..16 + GAME_NAME_SIZE];
         let end = name.iter().position(|&b| b == 0).unwrap_or(GAME_NAME_SIZE);
         std::str::from_utf8(&name[..end]).unwrap_or("")
@@ -222,11 +282,24 @@ impl Book {
     }
 
     fn key_at(&self, i: usize) -> u64 {
-        read_u64(&self.data, HEADER_SIZE + i * RECORD_SIZE)
+        match self.format {
+            BookFormat::Jiang => read_u64(&self.data, HEADER_SIZE + i * RECORD_SIZE),
+            BookFormat::ElephantEye => u64::from(elephanteye::record(&self.data, i).0),
+        }
     }
 
     /// Record `i` as (key, entry).
     pub fn record(&self, i: usize) -> (u64, BookEntry) {
+        if self.format == BookFormat::ElephantEye {
+            let (lock, mv, weight) = elephanteye::record(&self.data, i);
+            let entry = BookEntry {
+                mv,
+                weight,
+                score: 0,
+                depth: 0,
+            };
+            return (u64::from(lock), entry);
+        }
         let at = HEADER_SIZE + i * RECORD_SIZE;
         let b = &self.data;
         (
@@ -240,9 +313,8 @@ impl Book {
         )
     }
 
-    /// The moves stored for the canonical key `key`, largest weight first.
-    pub fn entries(&self, key: u64) -> impl Iterator<Item = BookEntry> + '_ {
-        // First record whose key is not below `key`: a binary search in place.
+    /// First record whose key is not below `key`: a binary search in place.
+    fn lower_bound(&self, key: u64) -> usize {
         let (mut lo, mut hi) = (0, self.count);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -252,7 +324,37 @@ impl Book {
                 hi = mid;
             }
         }
-        (lo..self.count)
+        lo
+    }
+
+    /// Whether the book has a record of `key`.
+    pub fn contains(&self, key: u64) -> bool {
+        let i = self.lower_bound(key);
+        i < self.count && self.key_at(i) == key
+    }
+
+    /// The key to look a position up under, given its key and its mirror image's (both
+    /// in the book's format, see `Game::book_keys`): jiang's books store the smaller
+    /// (the canonical key, [`BookKey::new`]); ElephantEye's look the position's own key
+    /// up first and the mirror's only when the book has no record of it.
+    pub fn lookup(&self, key: u64, mirrored_key: Option<u64>) -> BookKey {
+        match (self.format, mirrored_key) {
+            (BookFormat::ElephantEye, Some(m)) if !self.contains(key) => BookKey {
+                key: m,
+                mirrored: true,
+            },
+            (BookFormat::ElephantEye, _) => BookKey {
+                key,
+                mirrored: false,
+            },
+            (BookFormat::Jiang, _) => BookKey::new(key, mirrored_key),
+        }
+    }
+
+    /// The moves stored for the key `key` (jiang's books: largest weight first;
+    /// ElephantEye's: in the file's order).
+    pub fn entries(&self, key: u64) -> impl Iterator<Item = BookEntry> + '_ {
+        (self.lower_bound(key)..self.count)
             .map(move |i| self.record(i))
             .take_while(move |(k, _)| *k == key)
             .map(|(_, e)| e)
@@ -281,7 +383,7 @@ impl Book {
         }
         let kept = kept[..n].iter().flatten();
         if variety == Variety::Best {
-            // The first of the largest weights (records are sorted that way).
+            // The first of the largest weights.
             return kept
                 .copied()
                 .reduce(|a, b| if b.weight > a.weight { b } else { a });

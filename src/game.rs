@@ -11,6 +11,7 @@
 //! A game the generic search is the wrong tool for implements only [`Rules`] and brings
 //! its own move chooser (Microchess: a solved table; ThreeChess: a three-player search).
 
+use crate::book::BookFormat;
 use crate::common::{FenError, MoveError};
 use crate::movelist::{ListMove, MoveList};
 use crate::options::{OptionError, OptionSpec, OptionValue};
@@ -274,5 +275,23 @@ pub trait Game: Rules {
     /// The move mirrored left to right (see [`Game::mirrored_key`]).
     fn mirror_move(m: Self::Move) -> Self::Move {
         m
+    }
+    /// The keys a book of `format` stores this position and its mirror image under:
+    /// jiang's own format uses [`Game::key`] and [`Game::mirrored_key`]; a game that reads
+    /// another engine's book format computes that format's keys here. `None` (the
+    /// default for other formats): the game cannot read books of that format.
+    fn book_keys(&self, format: BookFormat) -> Option<(u64, Option<u64>)> {
+        match format {
+            BookFormat::Jiang => Some((self.key(), self.mirrored_key())),
+            _ => None,
+        }
+    }
+    /// A book move code of `format` as a move (jiang's format: [`Game::move_from_u16`]);
+    /// `None` for a code that is no move of this game.
+    fn book_move_from_code(format: BookFormat, code: u16) -> Option<Self::Move> {
+        match format {
+            BookFormat::Jiang => Self::move_from_u16(code),
+            _ => None,
+        }
     }
 }

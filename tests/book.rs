@@ -249,3 +249,196 @@ fn book_moves_are_answered_at_once_over_uci_and_ucci() {
     let (_, lines, _) = book_answer(&mut e, &["setoption usebook false"]);
     assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
 }
+
+// ElephantEye's BOOK.DAT, written here the way ElephantEye's book maker writes it.
+
+/// A book in ElephantEye's layout holding `moves` (position, move, weight). Each position
+/// is stored as ElephantEye's book maker stores it (the position or its mirror image,
+/// whichever has the smaller lock), or under its own lock when `as_is`.
+fn eleeye_bytes(moves: &[(&Position, &str, u16)], as_is: bool) -> Vec<u8> {
+    use jiang::xiangqi::eleeye;
+    let mut records: Vec<(u32, u16, u16)> = moves
+        .iter()
+        .map(|(pos, m, weight)| {
+            let m = pos.parse_legal_move(m).unwrap();
+            let (own, mirrored) = (eleeye::lock(pos, false), eleeye::lock(pos, true));
+            if as_is || own <= mirrored {
+                (own, eleeye::move_to_code(m), *weight)
+            } else {
+                let m = <Position as Game>::mirror_move(m);
+                (mirrored, eleeye::move_to_code(m), *weight)
+            }
+        })
+        .collect();
+    book::elephanteye::encode(&mut records)
+}
+
+fn eleeye_request(bytes: Vec<u8>, variety: Variety) -> BookRequest {
+    BookRequest {
+        book: Arc::new(Book::from_elephanteye_bytes(Cow::Owned(bytes)).unwrap()),
+        variety,
+    }
+}
+
+#[test]
+fn elephanteye_books_are_read_with_their_mirror_lookup() {
+    let start = Position::startpos();
+    let left = after(&["h2e2", "h9g7"]);
+    let right = after(&["b2e2", "b9c7"]);
+    let bytes = eleeye_bytes(&[(&start, "h2e2", 3), (&right, "b0c2", 5)], false);
+    let book = eleeye_request(bytes, Variety::Best);
+    assert_eq!(book.book.game(), "xiangqi");
+    assert_eq!(probe(&start, &book).as_deref(), Some("h2e2"));
+    // One of the two is stored, the other is found as its mirror image.
+    assert_eq!(probe(&right, &book).as_deref(), Some("b0c2"));
+    assert_eq!(probe(&left, &book).as_deref(), Some("h0g2"));
+    assert_eq!(probe(&after(&["h2e2"]), &book), None);
+    // ElephantEye looks the position's own lock up first: a position stored under its
+    // own lock is found whichever of the two locks is smaller, and from its mirror image.
+    for (stored, other, mv, mirrored_mv) in [
+        (&left, &right, "h0g2", "b0c2"),
+        (&right, &left, "b0c2", "h0g2"),
+    ] {
+        let book = eleeye_request(eleeye_bytes(&[(stored, mv, 1)], true), Variety::Best);
+        assert_eq!(probe(stored, &book).as_deref(), Some(mv));
+        assert_eq!(probe(other, &book).as_deref(), Some(mirrored_mv));
+    }
+}
+
+#[test]
+fn elephanteye_moves_go_through_the_same_checks_and_weights() {
+    // The repetition rule and banned moves, as for jiang's books.
+    let shuffle = [
+        "h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7", "g2h0", "g7h9",
+    ];
+    let pos = after(&shuffle);
+    let book = eleeye_request(
+        eleeye_bytes(&[(&pos, "h0g2", 100), (&pos, "h2e2", 1)], false),
+        Variety::Best,
+    );
+    assert_eq!(probe(&pos, &book).as_deref(), Some("h2e2"));
+    let limits = Limits::<Move> {
+        banned_moves: vec![pos.parse_legal_move("h2e2").unwrap()],
+        ..Limits::default()
+    };
+    assert!(book_move(&pos, &book, &limits, 1).is_none());
+    // A move that is not legal here (a lock collision, or a corrupt record) is skipped.
+    let start = Position::startpos();
+    let mut records = vec![
+        (
+            jiang::xiangqi::eleeye::lock(&start, false),
+            book::elephanteye::move_code((4, 0), (4, 5)),
+            1000,
+        ),
+        (
+            jiang::xiangqi::eleeye::lock(&start, false),
+            jiang::xiangqi::eleeye::move_to_code(start.parse_legal_move("c3c4").unwrap()),
+            1,
+        ),
+    ];
+    let book = eleeye_request(book::elephanteye::encode(&mut records), Variety::Best);
+    assert_eq!(probe(&start, &book).as_deref(), Some("c3c4"));
+    // The file's values are the weights: 3 to 1.
+    let book = eleeye_request(
+        eleeye_bytes(&[(&start, "h2e2", 3), (&start, "b0c2", 1)], false),
+        Variety::Weighted,
+    );
+    let n = 400;
+    let centre = (0..n)
+        .filter(|&i| {
+            let (m, entry) = book_move(
+                &start,
+                &book,
+                &Limits::default(),
+                jiang::search::book_move::mix(i),
+            )
+            .unwrap();
+            assert_eq!(
+                (entry.score, entry.depth),
+                (0, 0),
+                "no score in this format"
+            );
+            m.to_string() == "h2e2"
+        })
+        .count();
+    assert!((240..=360).contains(&centre), "h2e2 {centre} times of {n}");
+}
+
+/// A fresh folder for this test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jiang-book-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn an_elephanteye_book_file_is_played_and_a_bad_one_refused() {
+    let dir = scratch("eleeye");
+    let start = Position::startpos();
+    let after_centre = after(&["h2e2"]);
+    let good = eleeye_bytes(&[(&start, "c3c4", 7), (&after_centre, "b9c7", 2)], false);
+    let good_path = dir.join("BOOK.DAT");
+    std::fs::write(&good_path, &good).unwrap();
+    let truncated = dir.join("truncated.dat");
+    std::fs::write(&truncated, &good[..good.len() - 3]).unwrap();
+    let unsorted = dir.join("unsorted.dat");
+    let mut bytes = good[8..].to_vec();
+    bytes.extend_from_slice(&good[..8]);
+    std::fs::write(&unsorted, &bytes).unwrap();
+    // Without jiang's magic and not named .dat: refused as a jiang book.
+    let no_extension = dir.join("book.bin");
+    std::fs::write(&no_extension, &good).unwrap();
+
+    // In process: the engine plays the book's moves.
+    let mut core = EngineCore::new();
+    core.set_option("OwnBook", "true").unwrap();
+    core.set_option("BookFile", good_path.to_str().unwrap())
+        .unwrap();
+    assert_eq!(engine_move(&mut core, &[]), ("c3c4".to_string(), true));
+    let after_moves = vec!["h2e2".to_string()];
+    assert_eq!(
+        engine_move(&mut core, &after_moves),
+        ("b9c7".to_string(), true)
+    );
+    assert!(core
+        .set_option("BookFile", no_extension.to_str().unwrap())
+        .unwrap_err()
+        .to_string()
+        .contains("not a jiang book: wrong magic (an ElephantEye BOOK.DAT is read only"));
+
+    // Over UCCI: the book move with its line; a bad file gets one line and changes
+    // nothing.
+    let mut e = engine::Engine::start();
+    e.send("ucci");
+    e.read_while_waiting("ucciok", engine::SLOW, |l| l == "ucciok");
+    e.send("setoption usebook true");
+    e.send(&format!("setoption bookfiles {}", good_path.display()));
+    assert_eq!(e.sync(engine::SLOW), Vec::<String>::new());
+    let play = |e: &mut engine::Engine| {
+        e.send("position startpos");
+        e.send("go depth 3");
+        e.bestmove(engine::SLOW)
+    };
+    let (mv, lines) = play(&mut e);
+    assert_eq!(mv, "c3c4");
+    assert!(
+        lines.contains(&"info string book move c3c4 (weight 7)".to_string()),
+        "{lines:?}"
+    );
+    for (bad, why) in [(&truncated, "truncated"), (&unsorted, "out of order")] {
+        e.send(&format!("setoption bookfiles {}", bad.display()));
+        let lines = e.sync(engine::SLOW);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("info string not an ElephantEye book")
+                && lines[0].contains(why)
+                && lines[0].ends_with("the book in use is kept"),
+            "{lines:?}"
+        );
+        let (mv, _) = play(&mut e);
+        assert_eq!(mv, "c3c4", "the book in use is kept");
+    }
+    e.send("quit");
+    e.wait_exit(engine::SLOW);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -23,6 +23,7 @@ pub mod flags;
 pub mod xiangqi {
     pub mod book;
     pub mod datagen;
+    pub mod eleeye_book;
     pub mod train;
     pub mod tune;
 }

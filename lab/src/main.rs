@@ -109,7 +109,17 @@ fn book(args: &[String]) -> ExitCode {
             }
             None => return bad_arguments("book show", "needs a book file"),
         },
-        _ => return bad_arguments("book", "build or show"),
+        Some("walk") => match args.get(1) {
+            Some(path) => xiangqi::eleeye_book::walk_file(path).map(print_lines),
+            None => return bad_arguments("book walk", "needs a book file"),
+        },
+        Some("export-eleeye") => match (args.get(1), args.get(2)) {
+            (Some(input), Some(output)) => {
+                xiangqi::eleeye_book::export(input, output).map(print_lines)
+            }
+            _ => return bad_arguments("book export-eleeye", "needs IN and OUT"),
+        },
+        _ => return bad_arguments("book", "build, show, walk or export-eleeye"),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -117,6 +127,12 @@ fn book(args: &[String]) -> ExitCode {
             eprintln!("book: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+fn print_lines(lines: Vec<String>) {
+    for l in lines {
+        println!("{l}");
     }
 }
 

@@ -7,7 +7,7 @@
 //! what the search itself would refuse; any repetition at all is skipped, to be safe.
 
 use super::Limits;
-use crate::book::{BookEntry, BookKey};
+use crate::book::BookEntry;
 use crate::chooser::BookRequest;
 use crate::game::Game;
 
@@ -37,9 +37,11 @@ pub fn book_move<G: Game>(
     if book.game() != G::NAME {
         return None;
     }
-    let key = BookKey::new(pos.key(), pos.mirrored_key());
+    let format = book.format();
+    let (own, mirrored) = pos.book_keys(format)?;
+    let key = book.lookup(own, mirrored);
     let decode = |code: u16| {
-        let m = G::move_from_u16(code)?;
+        let m = G::book_move_from_code(format, code)?;
         Some(if key.mirrored { G::mirror_move(m) } else { m })
     };
     let allowed = |m: G::Move| {

@@ -139,10 +139,16 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
         Box::new(move || {
             if let Some(book) = &book {
                 if let Some((m, entry)) = book_move(&pos, book, &limits, mix(clock_seed())) {
-                    sink(Event::Note(&format!(
-                        "book move {m} (weight {}, score {})",
-                        entry.weight, entry.score
-                    )));
+                    let note = if entry.depth > 0 {
+                        format!(
+                            "book move {m} (weight {}, score {})",
+                            entry.weight, entry.score
+                        )
+                    } else {
+                        // A book of another format: weights only.
+                        format!("book move {m} (weight {})", entry.weight)
+                    };
+                    sink(Event::Note(&note));
                     return Choice {
                         score: i32::from(entry.score),
                         ..Choice::unsearched(Some(m))

@@ -3,6 +3,7 @@
 use super::position::Position;
 use super::see::see_value;
 use super::types::{Color, Move, PieceKind};
+use crate::book::BookFormat;
 use crate::common::{FenError, MoveError};
 use crate::game::{Game, GameEnd, GenType, Outcome, Rules};
 use crate::movelist::MoveList;
@@ -217,5 +218,20 @@ impl Game for Position {
     }
     fn mirror_move(m: Move) -> Move {
         super::mirror::mirror_move(m)
+    }
+    fn book_keys(&self, format: BookFormat) -> Option<(u64, Option<u64>)> {
+        Some(match format {
+            BookFormat::Jiang => (self.key(), Some(Position::mirrored_key(self))),
+            BookFormat::ElephantEye => (
+                u64::from(super::eleeye::lock(self, false)),
+                Some(u64::from(super::eleeye::lock(self, true))),
+            ),
+        })
+    }
+    fn book_move_from_code(format: BookFormat, code: u16) -> Option<Move> {
+        match format {
+            BookFormat::Jiang => Move::from_u16(code),
+            BookFormat::ElephantEye => super::eleeye::move_from_code(code),
+        }
     }
 }

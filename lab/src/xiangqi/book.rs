@@ -31,7 +31,11 @@ pub const USAGE: &str =
 [--margin M] [--temperature T] [--ply-cost C] [--max-plies D] [--jitter J]\n    \
 grow a Xiangqi opening book by drop-out expansion with jiang's own search\n\
 jiang-lab book show FILE [FEN]\n    \
-the book's moves of a position (the start position without a FEN)";
+the book's moves of a position (the start position without a FEN)\n\
+jiang-lab book walk FILE\n    \
+how much of a book (jiang's or ElephantEye's BOOK.DAT) is reached from the start\n\
+jiang-lab book export-eleeye IN OUT\n    \
+writes a book's positions reached from the start in ElephantEye's BOOK.DAT layout";
 
 /// How a book is grown.
 #[derive(Clone, Debug)]
@@ -266,28 +270,26 @@ pub fn show_book(b: &Book, fen: Option<&str>) -> Result<Vec<String>, String> {
         None => Position::startpos(),
         Some(f) => Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
     };
-    let key = BookKey::new(pos.key(), Game::mirrored_key(&pos));
-    let entries: Vec<BookEntry> = b.entries(key.key).collect();
-    let total: u64 = entries.iter().map(|e| u64::from(e.weight)).sum();
-    if entries.is_empty() {
+    let (entries, records, _) = super::eleeye_book::book_moves(b, &pos);
+    let total: u64 = entries.iter().map(|(_, e)| u64::from(e.weight)).sum();
+    if records == 0 {
         lines.push("position not in the book".to_string());
     }
-    for e in entries {
-        let Some(m) = <Position as Game>::move_from_u16(e.mv) else {
-            continue;
-        };
-        let m = if key.mirrored {
-            <Position as Game>::mirror_move(m)
+    let illegal = records - entries.len();
+    for (m, e) in entries {
+        let scored = if e.depth > 0 {
+            format!(" score {} depth {}", e.score, e.depth)
         } else {
-            m
+            String::new()
         };
         lines.push(format!(
-            "{m} weight {} ({:.1}%) score {} depth {}",
+            "{m} weight {} ({:.1}%){scored}",
             e.weight,
             100.0 * f64::from(e.weight) / total.max(1) as f64,
-            e.score,
-            e.depth
         ));
+    }
+    if illegal > 0 {
+        lines.push(format!("({illegal} moves not legal here left out)"));
     }
     Ok(lines)
 }
