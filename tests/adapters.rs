@@ -124,3 +124,46 @@ fn microchess_adapter_java() {
         );
     }
 }
+
+/// Every Python script under `adapters/` answers `--help` (issue 27): exit status 0, a
+/// text on stdout, no traceback. Scripts that are modules for a harness print what they
+/// are; the runners print their usage; the test files, unittest's.
+#[test]
+fn every_adapter_script_takes_help() {
+    if !available("python3", "--version") {
+        eprintln!("adapters --help: skipped, python3 is not installed");
+        return;
+    }
+    let mut scripts = Vec::new();
+    for folder in std::fs::read_dir(root().join("adapters")).expect("adapters/") {
+        let folder = folder.expect("entry").path();
+        if !folder.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&folder).expect("adapter folder") {
+            let path = file.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "py") {
+                scripts.push(path);
+            }
+        }
+    }
+    scripts.sort();
+    assert!(scripts.len() >= 10, "found only {scripts:?}");
+    for script in &scripts {
+        let out = Command::new("python3")
+            .arg(script)
+            .arg("--help")
+            // The engine must not be needed: a missing one shows a script that starts it.
+            .env("JIANG", "/nonexistent/jiang")
+            .current_dir(root())
+            .output()
+            .expect("python3 runs");
+        let text = report(&format!("{} --help", script.display()), &out);
+        assert!(out.status.success(), "{text}");
+        assert!(!out.stdout.is_empty(), "{text}");
+        assert!(
+            !String::from_utf8_lossy(&out.stderr).contains("Traceback"),
+            "{text}"
+        );
+    }
+}
