@@ -11,8 +11,12 @@ TeamJiang and the players given (default: the Horde), and a small RunTournament 
 that sets the number of boards per series (the harness's default is 38 plus a
 geometric number) before calling Tournament.main. The engine is $JIANG or
 target/release/jiang. Prints the tournament's ranking and, for each of jiang's series,
-its results and average payoffs; exit status 1 if TeamJiang fell back on its own moves,
-broke a time limit or the tournament failed.
+its results and average payoffs; then every match jiang lost, each with jiang's guaranteed
+(maximin) payoff at its start, asked from the engine: a loss from a start whose guarantee
+is 0 is lost under perfect play, any other is a mistake and listed as unexplained (and
+counted with every match where jiang got less than its guarantee). Exit status 1 if
+TeamJiang fell back on its own moves, broke a time limit, got less than its guarantee in
+a match, or the tournament failed.
 """
 
 import argparse
@@ -86,6 +90,69 @@ def jiang_series(output):
     return series
 
 
+def jiang_matches(logs):
+    """(white, black, start FEN, payoffs) of every match of the harness's match log
+    (logs/logs.tex: each match's players, its boards as LaTeX `setpieces` and payoffs)."""
+    matches = []
+    for block in logs.split("Starting match:")[1:]:
+        white = re.search(r"White player: (\S+)", block).group(1)
+        black = re.search(r"Black player: (\S+)", block).group(1)
+        payoffs = re.search(r"Payoffs \(white, black\): \(([\d.]+), ([\d.]+)\)", block)
+        pieces = re.search(r"setpieces=\{([^}]*)\}", block)
+        if "TeamJiang" not in (white, black) or not payoffs or not pieces:
+            continue
+        board = [["1"] * 4 for _ in range(4)]
+        for piece in pieces.group(1).split(","):
+            piece = piece.strip()
+            board[int(piece[2]) - 1]["abcd".index(piece[1])] = piece[0]
+        ranks = []
+        for rank in reversed(board):
+            text = re.sub(r"1+", lambda m: str(len(m.group(0))), "".join(rank))
+            ranks.append(text)
+        fen = "/".join(ranks) + " w - - 0 1"
+        matches.append((white, black, fen, (float(payoffs.group(1)), float(payoffs.group(2)))))
+    return matches
+
+
+def guarantees(engine, fens):
+    """jiang's guaranteed payoffs (White's, Black's) of each start FEN."""
+    script = "uci\nsetoption name UCI_Variant value microchess\nisready\n"
+    script += "".join(f"position fen {fen}\ngo\n" for fen in fens) + "quit\n"
+    out = subprocess.run([engine], input=script, capture_output=True, text=True, timeout=600).stdout
+    found = [tuple(int(x) for x in m) for m in re.findall(r"payoff guaranteed (\d) (\d)", out)]
+    if len(found) != len(fens):
+        sys.exit(f"the engine answered {len(found)} of {len(fens)} positions")
+    return found
+
+
+def explain_losses(engine, logs):
+    """Prints jiang's lost matches with the guarantee at their start; returns the number
+    of matches where jiang got less than its guarantee."""
+    matches = jiang_matches(logs)
+    if not matches:
+        print("\n(no match log: nothing to explain)")
+        return 0
+    values = guarantees(engine, sorted({fen for _, _, fen, _ in matches}))
+    value = dict(zip(sorted({fen for _, _, fen, _ in matches}), values))
+    below, lost = 0, []
+    for white, black, fen, payoffs in matches:
+        side = 0 if white == "TeamJiang" else 1
+        got, sure = payoffs[side], value[fen][side]
+        below += got < sure
+        if got == 0:
+            lost.append((black if side == 0 else white, "White" if side == 0 else "Black", fen, sure))
+    forced = sum(sure == 0 for *_, sure in lost)
+    print(f"\n{len(matches)} matches of jiang in the log; {len(lost)} lost, {forced} of them from a start "
+          f"jiang's guarantee is 0 (lost under perfect play); jiang got less than its guarantee in {below}")
+    if lost:
+        print("\n| opponent | jiang | start | jiang's guarantee | explanation |")
+        print("|---|---|---|---|---|")
+        for opponent, colour, fen, sure in sorted(lost):
+            why = "lost under perfect play" if sure == 0 else "NOT explained: jiang could have kept more"
+            print(f"| {opponent} | {colour} | `{fen}` | {sure} | {why} |")
+    return below + sum(sure > 0 for *_, sure in lost)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("harness")
@@ -116,7 +183,13 @@ def main():
     print(f"\nTeamJiang fallbacks {fallbacks}, time-limit violations {late}, exit status {run.returncode}")
     if run.stderr.strip():
         print("stderr:", run.stderr.strip()[:2000])
-    sys.exit(0 if run.returncode == 0 and "Final ranking:" in run.stdout and not fallbacks and not late else 1)
+    unexplained = 0
+    log_path = os.path.join(os.path.dirname(copy), "logs", "logs.tex")  # the harness writes ../logs
+    if os.path.exists(log_path):
+        with open(log_path) as f:
+            unexplained = explain_losses(env["JIANG"], f.read())
+    ok = run.returncode == 0 and "Final ranking:" in run.stdout and not fallbacks and not late
+    sys.exit(0 if ok and not unexplained else 1)
 
 
 if __name__ == "__main__":
