@@ -2,14 +2,18 @@
 outside the repository) and summarises jiang's series.
 
     python3 adapters/microchess/run_tournament.py HARNESS_DIR WORK_DIR [--boards N]
-        [--players TeamMonkey,TeamNihilist,...]
+        [--players TeamMonkey,TeamNihilist,...] [--time-scale K]
 
 HARNESS_DIR is a checkout of the harness (zoetian/CO456: Tournament.java, Player.java…).
 WORK_DIR receives a fresh copy with TeamJiang.java added and registered in
 Tournament.registerPlayers (the one line a student adds), a playermanifest.txt with
 TeamJiang and the players given (default: the Horde), and a small RunTournament class
 that sets the number of boards per series (the harness's default is 38 plus a
-geometric number) before calling Tournament.main. The engine is $JIANG or
+geometric number) before calling Tournament.main. On a loaded machine, --time-scale K
+multiplies the copy's time limits (Parameters.TIME_LIMIT_*, 0.1 s a move) and TeamJiang's
+wait for an answer (JIANG_ANSWER_TIMEOUT_MS, 60 ms) by K: no player's moves depend on
+time, so the payoffs are those of the real limits, without the fallbacks and aborted
+matches that a starved process causes. The engine is $JIANG or
 target/release/jiang. Prints the tournament's ranking and, for each of jiang's series,
 its results and average payoffs; then every match jiang lost, each with jiang's guaranteed
 (maximin) payoff at its start, asked from the engine: a loss from a start whose guarantee
@@ -48,7 +52,7 @@ DRIVER = """public class RunTournament {
 """
 
 
-def prepare(harness, work, players, boards):
+def prepare(harness, work, players, boards, time_scale=1.0):
     copy = os.path.join(work, "harness")
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(harness, copy, ignore=shutil.ignore_patterns(".git", "*.class"))
@@ -62,6 +66,14 @@ def prepare(harness, work, players, boards):
     text = text.replace(marker, marker + "\n\t\t" + REGISTER, 1)
     with open(tournament, "w") as f:
         f.write(text)
+    if time_scale != 1.0:
+        parameters = os.path.join(copy, "Parameters.java")
+        with open(parameters) as f:
+            text = f.read()
+        text = re.sub(r"(TIME_LIMIT_\w+\s*=\s*)([\d.]+)",
+                      lambda m: f"{m.group(1)}{float(m.group(2)) * time_scale}", text)
+        with open(parameters, "w") as f:
+            f.write(text)
     with open(os.path.join(copy, "playermanifest.txt"), "w") as f:
         f.write("".join(f"{name}\n1\n" for name in ["TeamJiang"] + players))
     with open(os.path.join(copy, "RunTournament.java"), "w") as f:
@@ -82,7 +94,7 @@ def jiang_series(output):
         us = next(k for k, v in teams.items() if v == "TeamJiang")
         opponent = teams["1" if us == "0" else "0"]
         outcome = re.search(r"Outcome:\s+(.*)", block).group(1).replace(" ", "")
-        counts = {"W": 0, "L": 0, "T": 0, "D": 0}
+        counts = {"W": 0, "L": 0, "T": 0, "D": 0, "A": 0}
         for c in outcome:
             counts["W" if c == us else "L" if c.isdigit() else c] += 1
         payoff = dict(re.findall(r"Average payoff of player (\S+): ([\d.]+)", block))
@@ -159,12 +171,16 @@ def main():
     parser.add_argument("work")
     parser.add_argument("--boards", type=int, default=38)
     parser.add_argument("--players", default=",".join(HORDE))
+    parser.add_argument("--time-scale", type=float, default=1.0,
+                        help="multiply the harness's time limits and TeamJiang's wait by this (loaded machines)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     copy = prepare(os.path.abspath(args.harness), os.path.abspath(args.work),
-                   args.players.split(","), args.boards)
+                   args.players.split(","), args.boards, args.time_scale)
     env = dict(os.environ)
     env.setdefault("JIANG", os.path.join(HERE, "..", "..", "target", "release", "jiang"))
+    if args.time_scale != 1.0:
+        env["JIANG_ANSWER_TIMEOUT_MS"] = str(int(60 * args.time_scale))
     run = subprocess.run(["java", "-Xmx2g", "RunTournament", str(args.boards)], cwd=copy, env=env,
                          capture_output=True, text=True)
     with open(os.path.join(args.work, "tournament.out"), "w") as f:
@@ -173,11 +189,11 @@ def main():
         f.write(run.stderr)
     ranking = run.stdout[run.stdout.find("Final ranking:"):]
     print(ranking.strip() or "(no ranking: the tournament failed)")
-    print("\n| opponent | matches | jiang W | L | T | D | jiang avg | opponent avg |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| opponent | matches | jiang W | L | T | D | aborted | jiang avg | opponent avg |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for opponent, c, ours, theirs in jiang_series(run.stdout):
         n = sum(c.values())
-        print(f"| {opponent} | {n} | {c['W']} | {c['L']} | {c['T']} | {c['D']} | {ours:.3f} | {theirs:.3f} |")
+        print(f"| {opponent} | {n} | {c['W']} | {c['L']} | {c['T']} | {c['D']} | {c['A']} | {ours:.3f} | {theirs:.3f} |")
     fallbacks = run.stderr.count("[TeamJiang] playing")
     late = run.stdout.count("Offending player: TeamJiang")
     print(f"\nTeamJiang fallbacks {fallbacks}, time-limit violations {late}, exit status {run.returncode}")
