@@ -125,7 +125,7 @@ fn microchess_adapter_java() {
     }
 }
 
-/// Every Python script under `adapters/` answers `--help` (issue 27): exit status 0, a
+/// Every Python script under `adapters/` (at any depth) answers `--help` (issue 27): exit status 0, a
 /// text on stdout, no traceback. Scripts that are modules for a harness print what they
 /// are; the runners print their usage; the test files, unittest's.
 #[test]
@@ -135,14 +135,13 @@ fn every_adapter_script_takes_help() {
         return;
     }
     let mut scripts = Vec::new();
-    for folder in std::fs::read_dir(root().join("adapters")).expect("adapters/") {
-        let folder = folder.expect("entry").path();
-        if !folder.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&folder).expect("adapter folder") {
-            let path = file.expect("entry").path();
-            if path.extension().is_some_and(|e| e == "py") {
+    let mut folders = vec![root().join("adapters")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("adapters folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "py") {
                 scripts.push(path);
             }
         }
