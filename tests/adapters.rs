@@ -124,3 +124,45 @@ fn microchess_adapter_java() {
         );
     }
 }
+
+/// Every Python script under `adapters/` (at any depth) answers `--help` (issue 27): exit status 0, a
+/// text on stdout, no traceback. Scripts that are modules for a harness print what they
+/// are; the runners print their usage; the test files, unittest's.
+#[test]
+fn every_adapter_script_takes_help() {
+    if !available("python3", "--version") {
+        eprintln!("adapters --help: skipped, python3 is not installed");
+        return;
+    }
+    let mut scripts = Vec::new();
+    let mut folders = vec![root().join("adapters")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("adapters folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "py") {
+                scripts.push(path);
+            }
+        }
+    }
+    scripts.sort();
+    assert!(scripts.len() >= 10, "found only {scripts:?}");
+    for script in &scripts {
+        let out = Command::new("python3")
+            .arg(script)
+            .arg("--help")
+            // The engine must not be needed: a missing one shows a script that starts it.
+            .env("JIANG", "/nonexistent/jiang")
+            .current_dir(root())
+            .output()
+            .expect("python3 runs");
+        let text = report(&format!("{} --help", script.display()), &out);
+        assert!(out.status.success(), "{text}");
+        assert!(!out.stdout.is_empty(), "{text}");
+        assert!(
+            !String::from_utf8_lossy(&out.stderr).contains("Traceback"),
+            "{text}"
+        );
+    }
+}

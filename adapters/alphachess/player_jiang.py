@@ -311,3 +311,7 @@ class Player:
 
     def get_name(self):
         return self.name
+
+
+if __name__ == "__main__":  # a module for the course's harness, not a program
+    print(__doc__)

@@ -280,3 +280,7 @@ def fallback(state):
                     return [[((r, c), (tr, tc)), new_state(after, 1 - side)], "jiang is not answering."]
     log("no safe move found without jiang")
     return [[((0, 0), (0, 0)), state], NO_MOVES]
+
+
+if __name__ == "__main__":  # a module for the course's harness, not a program
+    print(__doc__)

@@ -11,6 +11,9 @@ square the master names.
 import os
 import sys
 
+if __name__ == "__main__":  # not a program: run_game.py installs it as BC_checker.py
+    print(__doc__)
+    sys.exit(0)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import baroque_referee as R  # noqa: E402
 

@@ -9,6 +9,7 @@ Prints a table with the time of each call; exit status 1 if any case fails. The 
 $JIANG or target/release/jiang.
 """
 
+import argparse
 import ast
 import os
 import re
@@ -57,7 +58,20 @@ def run(project_dir):
 
 
 def main():
-    rows, failures = run(sys.argv[1])
+    parser = argparse.ArgumentParser(
+        description="Runs the CS3243 project 3 public test cases through AB.py (jiang).",
+        epilog="The engine is $JIANG, else target/release/jiang; JIANG_MOVETIME_MS sets "
+        "studentAgent's search time (default 1000 ms). Exit status 1 if a case fails.",
+    )
+    parser.add_argument(
+        "project_dir",
+        help="the course's 'Projects/Project 3' folder (holding Project3_PublicTestCases.py), "
+        "fetched outside this repository",
+    )
+    args = parser.parse_args()
+    if not os.path.isfile(os.path.join(args.project_dir, "Project3_PublicTestCases.py")):
+        parser.error(f"{args.project_dir} holds no Project3_PublicTestCases.py")
+    rows, failures = run(args.project_dir)
     print(f"jiang {os.environ['JIANG']}, movetime {os.environ.get('JIANG_MOVETIME_MS', 1000)} ms")
     print("| call | case | expected | AB.py | pass | time (s) |")
     print("|---|---|---|---|---|---|")

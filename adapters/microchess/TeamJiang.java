@@ -22,13 +22,21 @@ import java.util.concurrent.TimeUnit;
  * the background, for every position the opponent's reply can lead to, so that the next
  * {@code chooseMove()} finds its answer waiting and never depends on the pipe's latency
  * within the 0.1 s limit. A position not asked in advance goes first in the queue and is
- * waited for {@link #ANSWER_TIMEOUT_MS}. If the engine is missing, dies or is late, the
+ * waited for {@link #ANSWER_TIMEOUT_MS} (60 ms; JIANG_ANSWER_TIMEOUT_MS sets another). If the engine is missing, dies or is late, the
  * player says so on stderr and plays a move of the harness's own list instead (the enemy
  * king, else the enemy rook, else a random move).
+ *
+ * <p>Opponent model: jiang keeps its guaranteed payoff whatever happens; among the moves
+ * that keep it, it prefers those that do best against the opponent it has observed. The
+ * player tells it each opponent move it sees ({@code setoption name Observe value
+ * FEN_BEFORE FEN_AFTER}) and a new opponent at each series ({@code Observe value reset},
+ * answers kept so far dropped), with {@code OpponentModel observed}; the environment
+ * variable JIANG_OPPONENT_MODEL ({@code random}, {@code maximin}, {@code observed}) sets
+ * another model.
  */
 public class TeamJiang extends Player {
     /** How long chooseMove() waits for an answer not prepared in advance (limit 100 ms). */
-    static final long ANSWER_TIMEOUT_MS = 60;
+    static final long ANSWER_TIMEOUT_MS = envLong("JIANG_ANSWER_TIMEOUT_MS", 60);
     /** How long the constructor waits for the engine to start and solve the game. */
     static final long STARTUP_TIMEOUT_MS = 30_000;
     /** How long the engine thread waits for one answer before giving the engine up. */
@@ -47,6 +55,11 @@ public class TeamJiang extends Player {
     private final Map<String, String> answers = new ConcurrentHashMap<>();
     private volatile boolean engineAlive;
     private final Random rand = new Random();
+    /** Questions that start with this are engine commands to send as they are. */
+    static final String COMMAND = "!";
+    /** The position the opponent moves from next (after our move, or the start); null
+     * when unknown. */
+    private BoardPosition beforeTheirMove;
 
     public TeamJiang() {
         this(Parameters.MAX_NUM_MOVES);
@@ -62,6 +75,17 @@ public class TeamJiang extends Player {
         } catch (IOException | InterruptedException e) {
             complain("cannot start jiang (" + enginePath() + "): " + e.getMessage());
             stopEngine();
+        }
+    }
+
+    /** The environment variable's value as a number, else {@code otherwise}. */
+    static long envLong(String name, long otherwise) {
+        try {
+            String value = System.getenv(name);
+            return value == null || value.isEmpty() ? otherwise : Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            complain(name + " is not a number; using " + otherwise);
+            return otherwise;
         }
     }
 
@@ -107,6 +131,8 @@ public class TeamJiang extends Player {
             throw new IOException(enginePath() + " does not play microchess (UCI_Variant)");
         }
         send("setoption name UCI_Variant value microchess");
+        String model = System.getenv("JIANG_OPPONENT_MODEL");
+        send("setoption name OpponentModel value " + (model == null || model.isEmpty() ? "observed" : model));
         // The first search waits until the game is solved.
         send("position startpos");
         send("go");
@@ -146,6 +172,12 @@ public class TeamJiang extends Player {
                 questions.drainTo(batch, BATCH - 1);
                 batch.removeIf(answers::containsKey);
                 StringBuilder text = new StringBuilder();
+                for (String q : batch) {
+                    if (q.startsWith(COMMAND)) {
+                        text.append(q.substring(COMMAND.length())).append('\n');
+                    }
+                }
+                batch.removeIf(q -> q.startsWith(COMMAND));
                 for (String fen : batch) {
                     text.append("position fen ").append(fen).append("\ngo\n");
                 }
@@ -186,7 +218,14 @@ public class TeamJiang extends Player {
         System.err.println("[TeamJiang] " + message);
     }
 
+    /** A new opponent: jiang's model of it starts afresh, and answers given under the
+     * last opponent's model are dropped. */
     public void prepareForSeries() {
+        beforeTheirMove = null;
+        answers.clear();
+        if (engineAlive) {
+            questions.addLast(COMMAND + "setoption name Observe value reset");
+        }
     }
 
     /** The start position is known (the match has called update): ask about the
@@ -194,8 +233,10 @@ public class TeamJiang extends Player {
     public void prepareForMatch() {
         BoardPosition start = toBoardPosition();
         if (myColour == WHITE) {
+            beforeTheirMove = null;
             queue(start);
         } else {
+            beforeTheirMove = start;
             prepareNext(start);
         }
     }
@@ -304,6 +345,10 @@ public class TeamJiang extends Player {
         BoardPosition now = toBoardPosition();
         ArrayList<MoveDescription> legal = now.getAllPossibleMoves();
         String fen = fen(now);
+        if (engineAlive && beforeTheirMove != null && now.numMovesPlayed == beforeTheirMove.numMovesPlayed + 1) {
+            questions.addLast(COMMAND + "setoption name Observe value " + fen(beforeTheirMove) + " " + fen);
+        }
+        beforeTheirMove = null;
         String text = null;
         try {
             text = answer(fen);
@@ -326,7 +371,8 @@ public class TeamJiang extends Player {
             complain("playing " + chosen + " from the harness's list instead");
         }
         if (myKingIsAlive) { // else this was our last move
-            prepareNext(now.doMove(chosen));
+            beforeTheirMove = now.doMove(chosen);
+            prepareNext(beforeTheirMove);
         }
         return chosen;
     }

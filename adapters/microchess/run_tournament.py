@@ -2,17 +2,25 @@
 outside the repository) and summarises jiang's series.
 
     python3 adapters/microchess/run_tournament.py HARNESS_DIR WORK_DIR [--boards N]
-        [--players TeamMonkey,TeamNihilist,...]
+        [--players TeamMonkey,TeamNihilist,...] [--time-scale K]
 
 HARNESS_DIR is a checkout of the harness (zoetian/CO456: Tournament.java, Player.java…).
 WORK_DIR receives a fresh copy with TeamJiang.java added and registered in
 Tournament.registerPlayers (the one line a student adds), a playermanifest.txt with
 TeamJiang and the players given (default: the Horde), and a small RunTournament class
 that sets the number of boards per series (the harness's default is 38 plus a
-geometric number) before calling Tournament.main. The engine is $JIANG or
+geometric number) before calling Tournament.main. On a loaded machine, --time-scale K
+multiplies the copy's time limits (Parameters.TIME_LIMIT_*, 0.1 s a move) and TeamJiang's
+wait for an answer (JIANG_ANSWER_TIMEOUT_MS, 60 ms) by K: no player's moves depend on
+time, so the payoffs are those of the real limits, without the fallbacks and aborted
+matches that a starved process causes. The engine is $JIANG or
 target/release/jiang. Prints the tournament's ranking and, for each of jiang's series,
-its results and average payoffs; exit status 1 if TeamJiang fell back on its own moves,
-broke a time limit or the tournament failed.
+its results and average payoffs; then every match jiang lost, each with jiang's guaranteed
+(maximin) payoff at its start, asked from the engine: a loss from a start whose guarantee
+is 0 is lost under perfect play, any other is a mistake and listed as unexplained (and
+counted with every match where jiang got less than its guarantee). Exit status 1 if
+TeamJiang fell back on its own moves, broke a time limit, got less than its guarantee in
+a match, or the tournament failed.
 """
 
 import argparse
@@ -44,7 +52,7 @@ DRIVER = """public class RunTournament {
 """
 
 
-def prepare(harness, work, players, boards):
+def prepare(harness, work, players, boards, time_scale=1.0):
     copy = os.path.join(work, "harness")
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(harness, copy, ignore=shutil.ignore_patterns(".git", "*.class"))
@@ -58,6 +66,14 @@ def prepare(harness, work, players, boards):
     text = text.replace(marker, marker + "\n\t\t" + REGISTER, 1)
     with open(tournament, "w") as f:
         f.write(text)
+    if time_scale != 1.0:
+        parameters = os.path.join(copy, "Parameters.java")
+        with open(parameters) as f:
+            text = f.read()
+        text = re.sub(r"(TIME_LIMIT_\w+\s*=\s*)([\d.]+)",
+                      lambda m: f"{m.group(1)}{float(m.group(2)) * time_scale}", text)
+        with open(parameters, "w") as f:
+            f.write(text)
     with open(os.path.join(copy, "playermanifest.txt"), "w") as f:
         f.write("".join(f"{name}\n1\n" for name in ["TeamJiang"] + players))
     with open(os.path.join(copy, "RunTournament.java"), "w") as f:
@@ -78,12 +94,75 @@ def jiang_series(output):
         us = next(k for k, v in teams.items() if v == "TeamJiang")
         opponent = teams["1" if us == "0" else "0"]
         outcome = re.search(r"Outcome:\s+(.*)", block).group(1).replace(" ", "")
-        counts = {"W": 0, "L": 0, "T": 0, "D": 0}
+        counts = {"W": 0, "L": 0, "T": 0, "D": 0, "A": 0}
         for c in outcome:
             counts["W" if c == us else "L" if c.isdigit() else c] += 1
         payoff = dict(re.findall(r"Average payoff of player (\S+): ([\d.]+)", block))
         series.append((opponent, counts, float(payoff["TeamJiang"]), float(payoff[opponent])))
     return series
+
+
+def jiang_matches(logs):
+    """(white, black, start FEN, payoffs) of every match of the harness's match log
+    (logs/logs.tex: each match's players, its boards as LaTeX `setpieces` and payoffs)."""
+    matches = []
+    for block in logs.split("Starting match:")[1:]:
+        white = re.search(r"White player: (\S+)", block).group(1)
+        black = re.search(r"Black player: (\S+)", block).group(1)
+        payoffs = re.search(r"Payoffs \(white, black\): \(([\d.]+), ([\d.]+)\)", block)
+        pieces = re.search(r"setpieces=\{([^}]*)\}", block)
+        if "TeamJiang" not in (white, black) or not payoffs or not pieces:
+            continue
+        board = [["1"] * 4 for _ in range(4)]
+        for piece in pieces.group(1).split(","):
+            piece = piece.strip()
+            board[int(piece[2]) - 1]["abcd".index(piece[1])] = piece[0]
+        ranks = []
+        for rank in reversed(board):
+            text = re.sub(r"1+", lambda m: str(len(m.group(0))), "".join(rank))
+            ranks.append(text)
+        fen = "/".join(ranks) + " w - - 0 1"
+        matches.append((white, black, fen, (float(payoffs.group(1)), float(payoffs.group(2)))))
+    return matches
+
+
+def guarantees(engine, fens):
+    """jiang's guaranteed payoffs (White's, Black's) of each start FEN."""
+    script = "uci\nsetoption name UCI_Variant value microchess\nisready\n"
+    script += "".join(f"position fen {fen}\ngo\n" for fen in fens) + "quit\n"
+    out = subprocess.run([engine], input=script, capture_output=True, text=True, timeout=600).stdout
+    found = [tuple(int(x) for x in m) for m in re.findall(r"payoff guaranteed (\d) (\d)", out)]
+    if len(found) != len(fens):
+        sys.exit(f"the engine answered {len(found)} of {len(fens)} positions")
+    return found
+
+
+def explain_losses(engine, logs):
+    """Prints jiang's lost matches with the guarantee at their start; returns the number
+    of matches where jiang got less than its guarantee."""
+    matches = jiang_matches(logs)
+    if not matches:
+        print("\n(no match log: nothing to explain)")
+        return 0
+    values = guarantees(engine, sorted({fen for _, _, fen, _ in matches}))
+    value = dict(zip(sorted({fen for _, _, fen, _ in matches}), values))
+    below, lost = 0, []
+    for white, black, fen, payoffs in matches:
+        side = 0 if white == "TeamJiang" else 1
+        got, sure = payoffs[side], value[fen][side]
+        below += got < sure
+        if got == 0:
+            lost.append((black if side == 0 else white, "White" if side == 0 else "Black", fen, sure))
+    forced = sum(sure == 0 for *_, sure in lost)
+    print(f"\n{len(matches)} matches of jiang in the log; {len(lost)} lost, {forced} of them from a start "
+          f"jiang's guarantee is 0 (lost under perfect play); jiang got less than its guarantee in {below}")
+    if lost:
+        print("\n| opponent | jiang | start | jiang's guarantee | explanation |")
+        print("|---|---|---|---|---|")
+        for opponent, colour, fen, sure in sorted(lost):
+            why = "lost under perfect play" if sure == 0 else "NOT explained: jiang could have kept more"
+            print(f"| {opponent} | {colour} | `{fen}` | {sure} | {why} |")
+    return below + sum(sure > 0 for *_, sure in lost)
 
 
 def main():
@@ -92,12 +171,16 @@ def main():
     parser.add_argument("work")
     parser.add_argument("--boards", type=int, default=38)
     parser.add_argument("--players", default=",".join(HORDE))
+    parser.add_argument("--time-scale", type=float, default=1.0,
+                        help="multiply the harness's time limits and TeamJiang's wait by this (loaded machines)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     copy = prepare(os.path.abspath(args.harness), os.path.abspath(args.work),
-                   args.players.split(","), args.boards)
+                   args.players.split(","), args.boards, args.time_scale)
     env = dict(os.environ)
     env.setdefault("JIANG", os.path.join(HERE, "..", "..", "target", "release", "jiang"))
+    if args.time_scale != 1.0:
+        env["JIANG_ANSWER_TIMEOUT_MS"] = str(int(60 * args.time_scale))
     run = subprocess.run(["java", "-Xmx2g", "RunTournament", str(args.boards)], cwd=copy, env=env,
                          capture_output=True, text=True)
     with open(os.path.join(args.work, "tournament.out"), "w") as f:
@@ -106,17 +189,23 @@ def main():
         f.write(run.stderr)
     ranking = run.stdout[run.stdout.find("Final ranking:"):]
     print(ranking.strip() or "(no ranking: the tournament failed)")
-    print("\n| opponent | matches | jiang W | L | T | D | jiang avg | opponent avg |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| opponent | matches | jiang W | L | T | D | aborted | jiang avg | opponent avg |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for opponent, c, ours, theirs in jiang_series(run.stdout):
         n = sum(c.values())
-        print(f"| {opponent} | {n} | {c['W']} | {c['L']} | {c['T']} | {c['D']} | {ours:.3f} | {theirs:.3f} |")
+        print(f"| {opponent} | {n} | {c['W']} | {c['L']} | {c['T']} | {c['D']} | {c['A']} | {ours:.3f} | {theirs:.3f} |")
     fallbacks = run.stderr.count("[TeamJiang] playing")
     late = run.stdout.count("Offending player: TeamJiang")
     print(f"\nTeamJiang fallbacks {fallbacks}, time-limit violations {late}, exit status {run.returncode}")
     if run.stderr.strip():
         print("stderr:", run.stderr.strip()[:2000])
-    sys.exit(0 if run.returncode == 0 and "Final ranking:" in run.stdout and not fallbacks and not late else 1)
+    unexplained = 0
+    log_path = os.path.join(os.path.dirname(copy), "logs", "logs.tex")  # the harness writes ../logs
+    if os.path.exists(log_path):
+        with open(log_path) as f:
+            unexplained = explain_losses(env["JIANG"], f.read())
+    ok = run.returncode == 0 and "Final ranking:" in run.stdout and not fallbacks and not late
+    sys.exit(0 if ok and not unexplained else 1)
 
 
 if __name__ == "__main__":

@@ -289,6 +289,85 @@ pub fn solution() -> &'static Solution {
     &SOLUTION
 }
 
+/// For every state and each side, its expected payoff against a **maximin opponent**: the
+/// opponent picks uniformly among the moves that keep its own highest guaranteed payoff
+/// (what a player that secures its guarantee and breaks ties at random does), and the
+/// side picks, among the moves that keep its own guarantee, the one with the highest such
+/// expectation. The counterpart of [`Value::expected`] (a uniformly random opponent) for
+/// the opponent model of [`crate::microchess::chooser`]; computed at first use (a second
+/// backward induction over the solved guarantees, about as long as solving).
+pub fn expected_against_maximin(pos: &Position) -> [f32; 2] {
+    AGAINST_MAXIMIN.get(pos)
+}
+
+static AGAINST_MAXIMIN: Lazy<StateTable<[f32; 2]>> = Lazy::new(|| {
+    let start = Instant::now();
+    let solution = solution();
+    let table = StateTable::backward_induction([0.0f32; 2], |pos, children| {
+        if children.is_empty() {
+            return pos.ending().map_or([0, 0], |e| e.payoffs()).map(f32::from);
+        }
+        let m = pos.side_to_move().index();
+        let o = 1 - m;
+        let mut guarantees = [0u8; 16];
+        for (g, (mv, _)) in guarantees.iter_mut().zip(children) {
+            *g = solution.value(&pos.after(*mv)).guaranteed[m];
+        }
+        let guarantees = &guarantees[..children.len().min(16)];
+        let best = guarantees.iter().copied().max().unwrap_or(0);
+        let (mut mine, mut theirs, mut keeping) = (f32::MIN, 0.0f64, 0u32);
+        for ((_, e), &g) in children.iter().zip(guarantees) {
+            if g == best {
+                mine = mine.max(e[m]);
+                theirs += f64::from(e[o]);
+                keeping += 1;
+            }
+        }
+        let mut value = [0.0f32; 2];
+        value[m] = mine;
+        value[o] = (theirs / f64::from(keeping.max(1))) as f32;
+        value
+    });
+    log::info!(
+        "microchess: expectations against a maximin opponent in {:.1} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    table
+});
+
+/// The index in `children` (not empty) of the move to play: the solution's rule when
+/// `weight` is 0; otherwise among the moves keeping the best guarantee, those whose
+/// expectation `(1 - weight) * random + weight * maximin` is within tolerance of the
+/// best, chosen among by the solution's rule.
+pub fn pick_weighted(pos: &Position, children: &[(Move, Value)], weight: f64) -> usize {
+    let side = pos.side_to_move();
+    if weight <= 0.0 {
+        return pick(children, side);
+    }
+    let s = side.index();
+    let best = children
+        .iter()
+        .map(|(_, v)| v.guaranteed[s])
+        .max()
+        .unwrap_or(0);
+    let mixed: Vec<Option<f64>> = children
+        .iter()
+        .map(|(m, v)| {
+            (v.guaranteed[s] == best).then(|| {
+                let against = expected_against_maximin(&pos.after(*m))[s];
+                (1.0 - weight) * f64::from(v.expected[s]) + weight * f64::from(against)
+            })
+        })
+        .collect();
+    let top = mixed.iter().flatten().copied().fold(f64::MIN, f64::max);
+    let tolerance = f64::from(EXPECTATION_TOLERANCE);
+    let candidates: Vec<usize> = (0..children.len())
+        .filter(|&i| mixed[i].is_some_and(|e| e >= top - tolerance))
+        .collect();
+    let subset: Vec<(Move, Value)> = candidates.iter().map(|&i| children[i]).collect();
+    candidates[pick(&subset, side)]
+}
+
 /// What jiang plays in a position, and why.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Choice {
