@@ -1,8 +1,12 @@
-"""Tests of outside/run_agents.py's reading of the game master's output and of the
-Diogenes shim's pincer rule (no agent, harness or engine needed)."""
+"""Tests of outside/run_agents.py's reading of the game master's output, of the
+Diogenes shim's pincer rule, and of the player's answer when jiang is late (a stand-in
+engine; no agent, harness or jiang needed)."""
 
 import os
+import stat
 import sys
+import tempfile
+import time
 import types
 import unittest
 
@@ -101,6 +105,66 @@ class DiogenesPincer(unittest.TestCase):
     def test_no_pinch_after_a_diagonal_move(self):
         s = self.state(mine={(4, 6)}, theirs={(4, 5)})
         self.assertEqual(self.shim.course_pincer(s, (2, 2), (4, 4)), [[]])
+
+
+# A UCI engine that never ends a search by itself: it answers `go` only on `stop`, the way
+# a process that the machine's load keeps from running would answer late.
+LATE_ENGINE = r"""#!/usr/bin/env python3
+import sys
+searching = False
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uci":
+        print("option name UCI_Variant type combo default baroque var baroque")
+        print("uciok")
+    elif words[0] == "isready":
+        print("readyok")
+    elif words[0] == "go":
+        searching = True
+    elif words[0] == "stop" and searching:
+        searching = False
+        print("bestmove e1d2")
+    elif words[0] == "d":
+        print("FEN: fliwkilc/pppppppp/8/8/8/8/PPPPPPPP/FLIWKILC b - - 0 1")
+    elif words[0] == "quit":
+        break
+    sys.stdout.flush()
+"""
+
+
+class LateEngine(unittest.TestCase):
+    def test_stop_is_sent_in_time(self):
+        sys.path.insert(0, HERE)
+        import jiang_BC_Player as player
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "late-engine")
+            with open(path, "w") as f:
+                f.write(LATE_ENGINE)
+            os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+            old = os.environ.get("JIANG")
+            os.environ["JIANG"] = path
+            try:
+                player._engine = None
+                player.prepare("a test")
+                board = player.board_of_fen("fliwkilc/pppppppp/8/8/8/8/PPPPPPPP/FLIWKILC w - - 0 1")
+                start = time.monotonic()
+                (move, state), remark = player.makeMove(player._State(board, player.WHITE), "", 1.0)
+                took = time.monotonic() - start
+            finally:
+                if player._engine is not None:
+                    player._engine.close()
+                player._engine = None
+                if old is None:
+                    del os.environ["JIANG"]
+                else:
+                    os.environ["JIANG"] = old
+        # The engine's own move, got by `stop` at 80 % of the second, not the fallback's.
+        self.assertEqual(move, ((7, 4), (6, 3)))
+        self.assertEqual(remark, "e1d2, a test.")
+        self.assertGreaterEqual(took, 0.75)
+        self.assertLess(took, 0.95)
 
 
 if __name__ == "__main__":
