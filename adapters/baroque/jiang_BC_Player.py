@@ -10,7 +10,10 @@ environment variable, else ``jiang`` next to this file).
 ``move`` is ``((from_row, from_col), (to_row, to_col))`` with row 0 = rank 8 and column 0 =
 file a, and ``newState`` is the position after it (captures made, the other side to move),
 as jiang computes it. jiang searches ``JIANG_MOVETIME_MS`` if set, else ``timelimit``
-less 300 ms, cut to 70% of ``timelimit`` at most so that the answer is back in time.
+less 300 ms, cut to 70% of ``timelimit`` at most so that the answer is back in time. The
+game master's clock is wall time from the call: on a loaded machine jiang's answer can come
+late, so if no ``bestmove`` has come at 80% of ``timelimit`` the player sends ``stop`` (jiang
+answers at once with the best move found so far) and gives up waiting at 90%.
 
 If jiang is missing, fails or is late, the player says so on stderr and makes a move that
 captures nothing (a king step or a freezer slide to an empty square, when the piece is not
@@ -27,6 +30,10 @@ ENGINE_ENV = "JIANG"
 MOVETIME_ENV = "JIANG_MOVETIME_MS"
 HANDSHAKE_TIMEOUT_S = 5.0
 ANSWER_GRACE_S = 0.2
+# Fractions of the master's time limit, counted from the call of makeMove: when to send
+# `stop` if jiang has not answered, and when to stop waiting for the move and the state.
+STOP_AT = 0.8
+GIVE_UP_AT = 0.9
 NO_MOVES = "I believe I have no legal moves."
 
 BLACK, WHITE = 0, 1
@@ -161,19 +168,37 @@ class Engine:
         if refused:
             raise EngineError(refused[0])
 
-    def best_move(self, fen, movetime_ms):
+    def best_move(self, fen, movetime_ms, stop_at=None, give_up_at=None):
+        """jiang's move after `go movetime`; if none has come by the monotonic time
+        STOP_AT, `stop` is sent and the answer awaited until GIVE_UP_AT."""
         self.sync()
         self.position(fen)
         self.send(f"go movetime {movetime_ms}")
-        lines = self.read_until("bestmove", movetime_ms / 1000 + ANSWER_GRACE_S)
+        deadline = time.monotonic() + movetime_ms / 1000 + ANSWER_GRACE_S
+        if stop_at is not None:
+            deadline = min(deadline, stop_at)
+        lines = []
+        try:
+            lines.append(self.read_line(deadline))
+            while not lines[-1].startswith("bestmove"):
+                lines.append(self.read_line(deadline))
+        except EngineError as late:
+            if give_up_at is None or "in time" not in str(late):
+                raise
+            self.send("stop")
+            lines.append(self.read_line(give_up_at))
+            while not lines[-1].startswith("bestmove"):
+                lines.append(self.read_line(give_up_at))
+            log(f"jiang answered only after stop ({movetime_ms} ms asked)")
         self.check_refusal(lines)
         return lines[-1].split()[1] if len(lines[-1].split()) > 1 else "(none)"
 
-    def fen_after(self, fen, move):
+    def fen_after(self, fen, move, give_up_at=None):
         """The FEN after `move` (jiang's `d` command prints it)."""
         self.position(fen, move)
         self.send("d")
-        lines = self.read_until("FEN:", 1.0)
+        timeout = 1.0 if give_up_at is None else max(0.0, give_up_at - time.monotonic())
+        lines = self.read_until("FEN:", timeout)
         self.check_refusal(lines)
         return lines[-1].split(":", 1)[1].strip()
 
@@ -227,6 +252,7 @@ def movetime_ms(timelimit):
 
 def makeMove(currentState, currentRemark, timelimit=1.0):
     global _engine
+    called = time.monotonic()
     side = currentState.whose_move
     # The game's plies so far, for the 5000-ply limit: this side's moves made before.
     fen = board_fen(currentState.board, side, _moves_made[side] + 1)
@@ -234,10 +260,11 @@ def makeMove(currentState, currentRemark, timelimit=1.0):
     e = engine()
     if e is not None:
         try:
-            move = e.best_move(fen, movetime_ms(timelimit))
+            give_up_at = called + GIVE_UP_AT * timelimit
+            move = e.best_move(fen, movetime_ms(timelimit), called + STOP_AT * timelimit, give_up_at)
             if move == "(none)":
                 return [[((0, 0), (0, 0)), currentState], NO_MOVES]
-            after = e.fen_after(fen, move)
+            after = e.fen_after(fen, move, give_up_at)
             state = new_state(board_of_fen(after), 1 - side)
             return [[move_tuple(move), state], f"{move}, {_opponent}."]
         except (EngineError, ValueError) as err:
