@@ -166,3 +166,22 @@ fn every_adapter_script_takes_help() {
         );
     }
 }
+
+/// The Baroque runner for published agents reads the game master's output, the Diogenes
+/// shim applies the course's pincer rule, and the player answers in time when jiang is
+/// late: `adapters/baroque/test_outside.py` (stand-ins only; no agent, harness or engine).
+#[test]
+fn baroque_outside_agents_runner_unit_tests() {
+    if !available("python3", "--version") {
+        eprintln!("baroque test_outside.py: skipped, python3 is not installed");
+        return;
+    }
+    let out = Command::new("python3")
+        .arg(root().join("adapters/baroque/test_outside.py"))
+        .current_dir(root())
+        .output()
+        .expect("python3 runs");
+    let text = report("adapters/baroque/test_outside.py", &out);
+    assert!(out.status.success(), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("OK"), "{text}");
+}

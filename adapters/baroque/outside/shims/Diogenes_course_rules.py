@@ -6,9 +6,17 @@ orthogonal directions, only after an orthogonal move, with any friendly piece as
 Its other captures are the course's. This module replaces Diogenes's pincer capture
 routine (its CAPTURES table, which its imitator reads too) by the course's rule and then
 offers Diogenes's own player functions to the game master, unchanged.
+
+A player module for the game master, not a script: run alone (`--help`), it says so.
 """
 
-import Diogenes_BC_module_capture as _captures
+if __name__ == "__main__":
+    import sys
+
+    print(__doc__)
+    sys.exit(0)
+
+import Diogenes_BC_module_capture as _captures  # noqa: E402
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
