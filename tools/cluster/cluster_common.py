@@ -28,8 +28,8 @@ def add_cluster_args(p):
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="address of a running Dask scheduler (tcp://HOST:8786); default: start a local "
-        "cluster on this machine",
+        help="a running Dask scheduler: its address (tcp://HOST:8786) or its scheduler file "
+        "(dask scheduler --scheduler-file FILE); default: start a local cluster on this machine",
     )
     p.add_argument(
         "--workers",
@@ -46,6 +46,8 @@ def start_client(args):
     from dask.distributed import Client, LocalCluster
 
     if args.scheduler:
+        if os.path.isfile(args.scheduler):
+            return Client(scheduler_file=args.scheduler), None
         return Client(args.scheduler), None
     cluster = LocalCluster(
         n_workers=max(1, args.workers),
