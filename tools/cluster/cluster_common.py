@@ -60,10 +60,21 @@ def start_client(args):
 
 
 def by_value():
-    """Sends this module's functions to workers by value: they need not have it."""
+    """Sends this module's functions to workers (and to the scheduler, which unpickles task
+    graphs) by value, as if the calling script had defined them: they need not have this
+    file. Dask pickles a graph with plain pickle first, which would name the module, and
+    cloudpickle's by-value registry is not consulted then; functions of `__main__` that
+    pickle cannot find by name go to cloudpickle, which sends their code."""
+    import inspect
+
     import cloudpickle
 
+    # the scripts' functions name this module as a global `cc`: the module object itself
+    # then travels by value too
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    for v in list(vars(sys.modules[__name__]).values()):
+        if inspect.isfunction(v) and v.__module__ == __name__:
+            v.__module__ = "__main__"
 
 
 def sha256(data):
