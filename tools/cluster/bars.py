@@ -23,6 +23,7 @@ Work files go to --work (default target/cluster-bars). Exit 1 when a check fails
 import argparse
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -33,6 +34,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 LAB = os.path.join(REPO, "target", "release", "jiang-lab")
 JIANG = os.path.join(REPO, "target", "release", "jiang")
+
+
+def child_cpu():
+    """CPU seconds (user + system) of every descendant process waited for so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def sequential(args, out):
@@ -95,11 +102,16 @@ def cmd_equal(args):
     rows = []
     for r in range(args.rounds):
         ref = reference(args)
+        c0 = child_cpu()
+        la0 = os.getloadavg()[0]
         ws = sequential(args, ref)
+        c1 = child_cpu()
         out = os.path.join(args.work, "cluster")
         p, t = cluster_datagen(args, out)
         rc = p.wait()
         wc = time.monotonic() - t
+        c2 = child_cpu()
+        la1 = os.getloadavg()[0]
         eq = rc == 0 and same(ref, os.path.join(out, "data.txt"))
         ok &= eq
         n = lines(ref)
@@ -108,7 +120,10 @@ def cmd_equal(args):
             f"round {r + 1}: {args.shards} shards, {n} positions: two sequential processes "
             f"{ws:.1f} s ({n / ws:.1f} positions/s), cluster of 2 workers {wc:.1f} s "
             f"({n / wc:.1f} positions/s, {100 * (ws / wc - 1):+.1f} %); merged file "
-            f"{'byte-identical' if eq else 'DIFFERENT'}",
+            f"{'byte-identical' if eq else 'DIFFERENT'}; CPU time: sequential {c1 - c0:.1f} s, "
+            f"cluster (datagen.py, scheduler, workers, jiang-lab) {c2 - c1:.1f} s "
+            f"({100 * ((c2 - c1) / (c1 - c0) - 1):+.1f} %); load average {la0:.1f} before, "
+            f"{la1:.1f} after",
             flush=True,
         )
     ts, tc = sum(r[0] for r in rows), sum(r[1] for r in rows)
