@@ -53,6 +53,9 @@ def start_client(args):
         n_workers=max(1, args.workers),
         threads_per_worker=1,
         processes=True,
+        # no memory limit: a shard or a pair needs little, and the nannies' memory monitor
+        # (a psutil poll every 100 ms each) is then not started
+        memory_limit=0,
         dashboard_address=None,
         silence_logs=logging.ERROR,
     )
