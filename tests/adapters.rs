@@ -183,5 +183,8 @@ fn baroque_outside_agents_runner_unit_tests() {
         .expect("python3 runs");
     let text = report("adapters/baroque/test_outside.py", &out);
     assert!(out.status.success(), "{text}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("OK"), "{text}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("OK"),
+        "{text}"
+    );
 }

@@ -27,10 +27,12 @@ pub const SAFE_FROM_LEVEL: u8 = 10;
 /// best gives something away.
 pub const SAFE_MARGIN: i32 = 150;
 /// The Elo of levels 0 to 19 on jiang's ladder (see the module's doc; full strength,
-/// level 20, depends on the time given and has no fixed Elo).
+/// level 20, depends on the time given and has no fixed Elo). Levels 0, 4, 8, 12, 16 and
+/// 19 are measured (900 calibration games with the ladder's references, README "Playing
+/// levels"); the levels between them are interpolated.
 pub const LEVEL_ELO: [i64; MAX_LEVEL as usize] = [
-    800, 890, 980, 1070, 1160, 1250, 1340, 1430, 1520, 1610, 1700, 1790, 1880, 1970, 2060, 2150,
-    2240, 2330, 2420, 2510,
+    760, 790, 830, 860, 890, 980, 1070, 1160, 1250, 1360, 1470, 1580, 1690, 1860, 2030, 2200, 2360,
+    2420, 2470, 2520,
 ];
 /// The Elo range of `UCI_Elo`.
 pub const MIN_ELO: i64 = LEVEL_ELO[0];
@@ -52,7 +54,8 @@ pub fn level_for_elo(elo: i64) -> u8 {
 pub const EFFORTS: &[&str] = &["none", "small", "medium", "large"];
 
 /// The level a UCCI effort (an index into [`EFFORTS`]) stands for: `large` is full
-/// strength, each step down about 450 Elo weaker.
+/// strength; `medium`, `small` and `none` are levels 14, 8 and 3 (about 2030, 1250 and
+/// 860 on the ladder).
 pub fn level_for_effort(effort: usize) -> u8 {
     [3, 8, 14, MAX_LEVEL][effort.min(EFFORTS.len() - 1)]
 }

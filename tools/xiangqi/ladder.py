@@ -98,9 +98,9 @@ def solve(m: list, v: list) -> list:
 
 def fit(rows: list, anchors: dict, prior_draws: float):
     players = sorted({p for r in rows for p in r[:2]}, key=lambda s: (s[0], int(s[1:])))
-    missing = [a for a in anchors if a not in players]
-    if missing:
-        raise SystemExit(f"the anchors {missing} played no game")
+    anchors = {a: e for a, e in anchors.items() if a in players}
+    if not anchors:
+        raise SystemExit("none of the anchors played a game")
     reached, frontier = set(anchors), list(anchors)
     while frontier:
         q = frontier.pop()
