@@ -1101,7 +1101,7 @@ fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
         "option name UCI_LimitStrength type check default false".to_string(),
         format!("option name UCI_Elo type spin default {max} min {min} max {max}"),
     ] {
-        if !lines.iter().any(|l| *l == wanted) {
+        if !lines.contains(&wanted) {
             e.fail(&format!("the handshake lacks '{wanted}'"));
         }
     }
@@ -1126,6 +1126,13 @@ fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
         assert_eq!(mv, "a0a9", "level {level}");
     }
     e.send("setoption name UCI_LimitStrength value true");
+    let told = e.read_until("info string", SLOW);
+    let top = skill::MAX_ELO;
+    let expected = format!(
+        "info string playing at Skill Level {} (Elo {top} on jiang's ladder)",
+        skill::MAX_LEVEL - 1
+    );
+    assert_eq!(told.last().map(String::as_str), Some(expected.as_str()));
     let elo = skill::LEVEL_ELO[usize::from(skill::SAFE_FROM_LEVEL)];
     e.send(&format!("setoption name UCI_Elo value {elo}"));
     let told = e.read_until("info string", SLOW);
@@ -1137,6 +1144,12 @@ fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
     e.send("go depth 4");
     let (mv, _) = e.bestmove(SLOW);
     assert_eq!(mv, "a0a9", "Elo {elo}");
+    e.send("setoption name UCI_LimitStrength value false");
+    let told = e.read_until("info string", SLOW);
+    assert_eq!(
+        told.last().map(String::as_str),
+        Some("info string playing at full strength")
+    );
     assert_no_panic(&e);
 }
 

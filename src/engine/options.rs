@@ -243,7 +243,7 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
             .shown(Shown::UCI),
         on_change: |e, v| {
             e.settings.limit_strength = v.as_bool();
-            Ok(None)
+            Ok(Some(plays_as(e)))
         },
     },
     EngineOption {
