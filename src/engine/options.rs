@@ -243,7 +243,8 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
             .shown(Shown::UCI),
         on_change: |e, v| {
             e.settings.limit_strength = v.as_bool();
-            Ok(Some(plays_as(e)))
+            // Off (the default) is silent: a GUI sends every option's default.
+            Ok(e.settings.limit_strength.then(|| plays_as(e)))
         },
     },
     EngineOption {
