@@ -7,8 +7,8 @@
 //!
 //! The Elo each level announces ([`LEVEL_ELO`]) is measured, on jiang's own ladder: the
 //! levels play matches against reference opponents (full-strength jiang searching a fixed
-//! number of plies, one ply = 1000 by convention), see `tools/xiangqi/ladder.py` and the
-//! README's table. `UCI_Elo` plays the level whose Elo is nearest.
+//! number of plies; the one-ply reference is 1000 by convention), see
+//! `tools/xiangqi/ladder.py` and the README's table. `UCI_Elo` plays the level whose Elo is nearest.
 //!
 //! UCCI's `knowledge` and `pruning` (none/small/medium/large) are mapped onto the same
 //! levels ([`level_for_effort`]); its `randomness` ([`randomness_temperature`]) varies
@@ -72,7 +72,7 @@ pub fn depth_cap(level: u8) -> Option<i32> {
 }
 
 /// The softmax temperature at `level`, evaluation units (a soldier is about 100): 250 at
-/// level 0, falling by a fifth a level, so that the lowest levels are not all alike (a
+/// level 0, falling by about a fifth (x0.82) a level, so that the lowest levels are not all alike (a
 /// choice among four lines that is nearly uniform plays the same at any depth).
 fn temperature(level: u8) -> f64 {
     if level >= MAX_LEVEL {
