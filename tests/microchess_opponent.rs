@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use jiang::microchess::solve::{expected_against_maximin, pick_weighted};
-use jiang::microchess::table::{layer, StateTable};
-use jiang::microchess::{solution, starts, Move, Position, Side, Square, MAX_PLIES};
+use jiang::microchess::{solution, starts, Move, Position, Side, Square};
 
 #[path = "common/engine.rs"]
 mod engine;
+#[path = "common/microchess.rs"]
+mod microchess;
 #[path = "common/rng.rs"]
 mod rng;
 use engine::Engine;
@@ -98,32 +99,10 @@ fn expectation_against_a_maximin_opponent_matches_a_recursion() {
 fn every_weight_keeps_the_guarantee() {
     let sol = solution();
     for weight in [1.0, 0.5] {
-        let secured = StateTable::backward_induction([0u8; 2], |pos, children| {
-            if children.is_empty() {
-                return pos.ending().expect("over").payoffs();
-            }
-            let mover = pos.side_to_move().index();
+        microchess::assert_choice_secures_the_guarantee(&format!("weight {weight}"), |pos| {
             let options = sol.move_values(pos);
-            let chosen = options[pick_weighted(pos, &options, weight)].0;
-            let mut v = [0u8; 2];
-            v[mover] = children.iter().find(|c| c.0 == chosen).expect("legal").1[mover];
-            v[1 - mover] = children
-                .iter()
-                .map(|c| c.1[1 - mover])
-                .min()
-                .expect("moves");
-            v
+            options[pick_weighted(pos, &options, weight)].0
         });
-        for plies in 0..=MAX_PLIES {
-            for pos in layer(plies) {
-                assert_eq!(
-                    secured.get(&pos),
-                    sol.value(&pos).guaranteed,
-                    "weight {weight}: {}",
-                    pos.to_fen()
-                );
-            }
-        }
     }
 }
 

@@ -6,9 +6,11 @@
 
 use std::collections::HashMap;
 
-use jiang::microchess::table::{layer, states, StateTable};
+use jiang::microchess::table::{layer, states};
 use jiang::microchess::{solution, starts, Move, Position, Side, Square, MAX_PLIES};
 
+#[path = "common/microchess.rs"]
+mod microchess;
 #[path = "common/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -65,31 +67,9 @@ fn handout_example_kxb2_wins_c4a4_guarantees_one() {
 #[test]
 fn the_chooser_secures_the_guarantee_against_any_opponent() {
     let sol = solution();
-    let secured = StateTable::backward_induction([0u8; 2], |pos, children| {
-        if children.is_empty() {
-            return pos.ending().expect("over").payoffs();
-        }
-        let mover = pos.side_to_move().index();
-        let chosen = sol.choose(pos).expect("a move").mv;
-        let mut v = [0u8; 2];
-        v[mover] = children.iter().find(|c| c.0 == chosen).expect("legal").1[mover];
-        v[1 - mover] = children
-            .iter()
-            .map(|c| c.1[1 - mover])
-            .min()
-            .expect("moves");
-        v
+    microchess::assert_choice_secures_the_guarantee("the chooser", |pos| {
+        sol.choose(pos).expect("a move").mv
     });
-    for plies in 0..=MAX_PLIES {
-        for pos in layer(plies) {
-            assert_eq!(
-                secured.get(&pos),
-                sol.value(&pos).guaranteed,
-                "{}",
-                pos.to_fen()
-            );
-        }
-    }
 }
 
 /// Expected payoff of `side` moving by the chooser against a uniformly random opponent,

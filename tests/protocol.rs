@@ -1126,25 +1126,33 @@ fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
         assert_eq!(mv, "a0a9", "level {level}");
     }
     e.send("setoption name UCI_LimitStrength value true");
-    let told = e.read_until("info string", SLOW);
-    let top = skill::MAX_ELO;
-    let expected = format!(
-        "info string playing at Skill Level {} (Elo {top} on jiang's ladder)",
-        skill::MAX_LEVEL - 1
-    );
-    assert_eq!(told.last().map(String::as_str), Some(expected.as_str()));
+    expect_level_note(&mut e, skill::MAX_LEVEL - 1, "UCI_LimitStrength true");
     let elo = skill::LEVEL_ELO[usize::from(skill::SAFE_FROM_LEVEL)];
     e.send(&format!("setoption name UCI_Elo value {elo}"));
-    let told = e.read_until("info string", SLOW);
-    let level = skill::SAFE_FROM_LEVEL;
-    let expected =
-        format!("info string playing at Skill Level {level} (Elo {elo} on jiang's ladder)");
-    assert_eq!(told.last().map(String::as_str), Some(expected.as_str()));
+    expect_level_note(&mut e, skill::SAFE_FROM_LEVEL, "UCI_Elo");
     e.send(&format!("position fen {fen}"));
     e.send("go depth 4");
     let (mv, _) = e.bestmove(SLOW);
     assert_eq!(mv, "a0a9", "Elo {elo}");
     assert_no_panic(&e);
+}
+
+/// Reads the `info string` an option that changed the level played answers, and checks it
+/// names `level` and the Elo the level announces.
+#[track_caller]
+fn expect_level_note(e: &mut Engine, level: u8, what: &str) {
+    let told = e.read_until("info string", SLOW);
+    let expected = match skill::LEVEL_ELO.get(usize::from(level)) {
+        Some(elo) => {
+            format!("info string playing at Skill Level {level} (Elo {elo} on jiang's ladder)")
+        }
+        None => "info string playing at full strength".to_string(),
+    };
+    assert_eq!(
+        told.last().map(String::as_str),
+        Some(expected.as_str()),
+        "{what}"
+    );
 }
 
 #[test]
@@ -1163,29 +1171,12 @@ fn ucci_knowledge_pruning_and_randomness_set_the_strength_and_the_variety() {
     // Each effort stands for a level; the weaker of knowledge and pruning applies.
     for (effort, name) in skill::EFFORTS.iter().enumerate() {
         e.send(&format!("setoption knowledge {name}"));
-        let told = e.read_until("info string", SLOW);
-        let level = skill::level_for_effort(effort);
-        let expected = match skill::LEVEL_ELO.get(usize::from(level)) {
-            Some(elo) => {
-                format!("info string playing at Skill Level {level} (Elo {elo} on jiang's ladder)")
-            }
-            None => "info string playing at full strength".to_string(),
-        };
-        assert_eq!(
-            told.last().map(String::as_str),
-            Some(expected.as_str()),
-            "{name}"
-        );
+        expect_level_note(&mut e, skill::level_for_effort(effort), name);
     }
     e.send("setoption pruning none");
-    let told = e.read_until("info string", SLOW);
-    assert!(
-        told.last()
-            .is_some_and(|l| l.contains(&format!("Skill Level {} ", skill::level_for_effort(0)))),
-        "{told:?}"
-    );
+    expect_level_note(&mut e, skill::level_for_effort(0), "pruning none");
     e.send("setoption pruning large");
-    e.read_until("info string", SLOW);
+    expect_level_note(&mut e, skill::MAX_LEVEL, "pruning large");
     // Full strength with randomness: several moves from the start position, each of
     // them among the best lines (a free chariot is always taken).
     e.send("setoption randomness large");

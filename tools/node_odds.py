@@ -29,14 +29,11 @@ def scaled(line, factor):
     return " ".join(words) + "\n"
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    try:
-        factor = float(sys.argv[1])
-    except ValueError:
-        sys.exit("node_odds: FACTOR must be a number, not %r" % sys.argv[1])
-    engine = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+def relay(command, rewrite):
+    """Runs COMMAND (a list) with stdin and stdout relayed, each input line through
+    REWRITE (line -> line), until `quit` or end of input; returns the engine's exit code.
+    Also the wrapper that tools/xiangqi/fixed_limit.py builds on."""
+    engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True, bufsize=1)
 
     def relay_output():
@@ -44,17 +41,31 @@ def main():
             sys.stdout.write(out)
             sys.stdout.flush()
 
-    relay = threading.Thread(target=relay_output, daemon=True)
-    relay.start()
-    for line in sys.stdin:
-        engine.stdin.write(scaled(line, factor))
-        engine.stdin.flush()
-        if line.split()[:1] == ["quit"]:
-            break
-    engine.stdin.close()
-    engine.wait()
-    relay.join(timeout=5)
+    relayed = threading.Thread(target=relay_output, daemon=True)
+    relayed.start()
+    try:
+        for line in sys.stdin:
+            engine.stdin.write(rewrite(line))
+            engine.stdin.flush()
+            if line.split()[:1] == ["quit"]:
+                break
+        engine.stdin.close()
+    except BrokenPipeError:
+        pass
+    code = engine.wait()
+    relayed.join(timeout=5)
+    return code
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    try:
+        factor = float(sys.argv[1])
+    except ValueError:
+        sys.exit("node_odds: FACTOR must be a number, not %r" % sys.argv[1])
+    return relay(sys.argv[2:], lambda line: scaled(line, factor))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

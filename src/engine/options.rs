@@ -125,8 +125,8 @@ pub enum OptionNote {
         /// The games that declare it.
         games: Vec<&'static str>,
     },
-    /// The strength now played at (after `UCI_Elo`, UCCI `knowledge` or `pruning`): a
-    /// level, and its Elo on jiang's ladder (`None` at full strength).
+    /// The strength now played at, after an option changed it: a level, and its Elo on
+    /// jiang's ladder (`None` at full strength).
     PlaysAs {
         /// The level, 0 to `skill::MAX_LEVEL`.
         level: u8,
@@ -234,18 +234,14 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         )
         .shown(Shown::UCI),
         on_change: |e, v| {
-            e.settings.skill_level = v.as_int().clamp(0, skill::MAX_LEVEL as i64) as u8;
-            Ok(None)
+            let level = v.as_int().clamp(0, skill::MAX_LEVEL as i64) as u8;
+            Ok(set_strength(e, |s| s.skill_level = level))
         },
     },
     EngineOption {
         spec: OptionSpec::new("UCI_LimitStrength", OptionKind::Check { default: false })
             .shown(Shown::UCI),
-        on_change: |e, v| {
-            e.settings.limit_strength = v.as_bool();
-            // Off (the default) is silent: a GUI sends every option's default.
-            Ok(e.settings.limit_strength.then(|| plays_as(e)))
-        },
+        on_change: |e, v| Ok(set_strength(e, |s| s.limit_strength = v.as_bool())),
     },
     EngineOption {
         spec: OptionSpec::new(
@@ -253,10 +249,7 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
             spin(skill::MAX_ELO, skill::MIN_ELO, skill::MAX_ELO),
         )
         .shown(Shown::UCI),
-        on_change: |e, v| {
-            e.settings.elo = v.as_int();
-            Ok(e.settings.limit_strength.then(|| plays_as(e)))
-        },
+        on_change: |e, v| Ok(set_strength(e, |s| s.elo = v.as_int())),
     },
     EngineOption {
         spec: OptionSpec::new(
@@ -352,17 +345,21 @@ fn set_effort(
     slot: usize,
     v: &OptionValue,
 ) -> Result<Option<OptionNote>, EngineError> {
-    e.settings.ucci_efforts[slot] = effort_index(v);
-    Ok(Some(plays_as(e)))
+    let effort = effort_index(v);
+    Ok(set_strength(e, |s| s.ucci_efforts[slot] = effort))
 }
 
-/// The note saying which level the engine now plays at.
-fn plays_as(e: &Engine) -> OptionNote {
+/// Changes a setting of the strength (`Skill Level`, `UCI_LimitStrength`, `UCI_Elo`,
+/// UCCI `knowledge`/`pruning`) and, when the level played changed, the note that says
+/// which it is now. An unchanged level is silent: a GUI sends every option's default.
+fn set_strength(e: &mut Engine, change: impl FnOnce(&mut Settings)) -> Option<OptionNote> {
+    let before = e.settings.effective_skill_level();
+    change(&mut e.settings);
     let level = e.settings.effective_skill_level();
-    OptionNote::PlaysAs {
+    (level != before).then(|| OptionNote::PlaysAs {
         level,
         elo: skill::LEVEL_ELO.get(usize::from(level)).copied(),
-    }
+    })
 }
 
 /// The engine option `name` names (in any dialect).

@@ -48,9 +48,6 @@ pub const ENGINE_NAME: &str = concat!("jiang ", env!("CARGO_PKG_VERSION"));
 /// Author line.
 pub const AUTHOR: &str = "the jiang developers";
 
-/// UCCI's `idle` levels (accepted for GUIs: jiang never searches while idle).
-const LEVELS: &[&str] = &["none", "small", "medium", "large"];
-
 /// The options that only change how this layer speaks (their owner declares them here).
 const PROTOCOL_OPTIONS: &[OptionSpec] = &[
     OptionSpec::new("usemillisec", OptionKind::Check { default: true }).shown(Shown::UCCI),
@@ -61,7 +58,9 @@ const PROTOCOL_OPTIONS: &[OptionSpec] = &[
         "idle",
         OptionKind::Combo {
             default: "none",
-            choices: LEVELS,
+            // UCCI's effort names, as `knowledge`/`pruning` (accepted for GUIs: jiang
+            // never searches while idle).
+            choices: crate::search::skill::EFFORTS,
         },
     )
     .shown(Shown::UCCI),

@@ -10,9 +10,12 @@ wrapper sits between the runner and the engine and rewrites each `go ...` line i
 """
 
 import argparse
-import subprocess
+import os
 import sys
-import threading
+
+# The relay itself is node_odds.py's (one folder up): only the rewrite differs.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from node_odds import relay  # noqa: E402
 
 
 def main() -> int:
@@ -25,37 +28,15 @@ def main() -> int:
     cmd = [a for a in args.engine if a != "--"]
     if not cmd:
         p.error("give the engine's command after --")
-    go = f"go depth {args.depth}" if args.depth is not None else f"go nodes {args.nodes}"
+    go = f"go depth {args.depth}\n" if args.depth is not None else f"go nodes {args.nodes}\n"
 
-    engine = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    def rewrite(line: str) -> str:
+        words = line.split()
+        if words[:1] == ["go"] and "ponder" not in words and "infinite" not in words:
+            return go
+        return line
 
-    def pump_out() -> None:
-        assert engine.stdout is not None
-        for line in engine.stdout:
-            sys.stdout.buffer.write(line)
-            sys.stdout.buffer.flush()
-
-    reader = threading.Thread(target=pump_out, daemon=True)
-    reader.start()
-    assert engine.stdin is not None
-    try:
-        for line in sys.stdin:
-            words = line.split()
-            if words[:1] == ["go"] and "ponder" not in words and "infinite" not in words:
-                line = go + "\n"
-            engine.stdin.write(line.encode())
-            engine.stdin.flush()
-            if words[:1] == ["quit"]:
-                break
-    except BrokenPipeError:
-        pass
-    try:
-        engine.stdin.close()
-    except BrokenPipeError:
-        pass
-    code = engine.wait()
-    reader.join(timeout=1)
-    return code
+    return relay(cmd, rewrite)
 
 
 if __name__ == "__main__":
