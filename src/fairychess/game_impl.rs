@@ -201,9 +201,16 @@ impl Game for Position {
             Some(End::KingsOnly | End::PlyLimit) => Some(Outcome::Draw),
             // The game has no repetition rule; a cycle inside the search tree is a draw
             // (see `Position::repeats`).
-            None if self.repeats(ply) => Some(Outcome::Draw),
+            // (Not in a three-piece ending: the table's value stands, see `solved`.)
+            None if self.occupied().count_ones() > 3 && self.repeats(ply) => Some(Outcome::Draw),
             None => None,
         }
+    }
+    /// A king and one piece against a bare king: the exact value from
+    /// [`super::endgame`], with the 100-ply limit.
+    #[inline(always)]
+    fn solved(&self) -> Option<(Outcome, i32)> {
+        super::endgame::solved(self)
     }
     fn no_moves_outcome(&self) -> Outcome {
         // Fairy-Stockfish's definition: stalemateValue = loss.
