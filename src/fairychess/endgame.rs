@@ -245,12 +245,25 @@ impl Table {
 /// One table per piece kind but the king (index `kind.index() - 1`), each built on first
 /// use.
 static TABLES: [Lazy<Table>; 5] = [
-    Lazy::new(|| Table::build(PieceKind::Rook)),
-    Lazy::new(|| Table::build(PieceKind::Bishop)),
-    Lazy::new(|| Table::build(PieceKind::Knight)),
-    Lazy::new(|| Table::build(PieceKind::Squire)),
-    Lazy::new(|| Table::build(PieceKind::Combatant)),
+    Lazy::new(|| build_logged(PieceKind::Rook)),
+    Lazy::new(|| build_logged(PieceKind::Bishop)),
+    Lazy::new(|| build_logged(PieceKind::Knight)),
+    Lazy::new(|| build_logged(PieceKind::Squire)),
+    Lazy::new(|| build_logged(PieceKind::Combatant)),
 ];
+
+/// Builds a table and says how long it took (`RUST_LOG=debug`).
+fn build_logged(kind: PieceKind) -> Table {
+    let start = std::time::Instant::now();
+    let t = Table::build(kind);
+    log::debug!(
+        "fairychess: table of king and {} against king built in {:.1} ms (longest win {} plies)",
+        kind.name(),
+        start.elapsed().as_secs_f64() * 1000.0,
+        t.longest_win()
+    );
+    t
+}
 
 /// The table of a king and a `kind` against a bare king (`None` for the king), built now
 /// if it was not yet.
