@@ -201,8 +201,8 @@ impl Game for Position {
             Some(End::KingsOnly | End::PlyLimit) => Some(Outcome::Draw),
             // The game has no repetition rule; a cycle inside the search tree is a draw
             // (see `Position::repeats`).
-            // (Not in a three-piece ending: the table's value stands, see `solved`.)
-            None if self.occupied().count_ones() > 3 && self.repeats(ply) => Some(Outcome::Draw),
+            // (Not where the three-piece table gives the value: it stands, see `solved`.)
+            None if self.repeats(ply) && Game::solved(self, ply).is_none() => Some(Outcome::Draw),
             None => None,
         }
     }
