@@ -261,6 +261,17 @@ pub trait Game: Rules {
     /// dead material). With `judge_repetitions` false every repetition is a plain draw
     /// (the game's repetition judge switched off, for comparison).
     fn rule_outcome(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome>;
+    /// The exact value of the position from a solved table (an endgame table), read at
+    /// every node `ply` plies below the root instead of searching it: the outcome for
+    /// the side to move and, for a win or a loss, the plies until it comes (the last of
+    /// them captures or mates); for a draw, a small tie-break added to the draw score (a
+    /// few units, to choose among drawing moves; 0 for none). `None` (the default): no
+    /// table knows the position (or the game prefers to search it), search it.
+    #[inline(always)]
+    fn solved(&self, ply: usize) -> Option<(Outcome, i32)> {
+        let _ = ply;
+        None
+    }
     /// What it means for the side to move to have no legal move (Xiangqi: it loses, mate
     /// or stalemate; Baroque: a draw).
     fn no_moves_outcome(&self) -> Outcome {

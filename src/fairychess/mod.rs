@@ -6,12 +6,15 @@
 //! * [`types`]: colours, pieces, squares, moves; [`attacks`]: leaper tables and magic
 //!   slider lookups; [`position`]: the board, make/unmake, the end-of-game rules;
 //! * [`fen`], [`movegen`], [`see`], [`eval`] (weights in [`weights`]), [`display`];
+//! * [`endgame`]: exact tables of a king and one piece against a bare king, which the
+//!   search reads instead of searching those positions;
 //! * the [`crate::game::Rules`] and [`crate::game::Game`] implementations (`game_impl`);
 //! * self-play games and the fitting of the evaluation weights to them live in the
 //!   `jiang-lab` crate (`jiang-lab tune fairychess`).
 
 pub mod attacks;
 pub mod display;
+pub mod endgame;
 pub mod eval;
 pub mod fen;
 mod game_impl;

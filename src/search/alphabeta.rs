@@ -543,6 +543,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         if let Some(o) = pos.rule_outcome(ply, self.shared.limits.judge_repetitions) {
             return Some(outcome_score(o, ply, self.draw_score(pos)));
         }
+        if let Some((o, n)) = pos.solved(ply) {
+            return Some(match o {
+                Outcome::Draw => self.draw_score(pos) + n,
+                _ => outcome_score(o, ply + n.max(0) as usize, 0),
+            });
+        }
         if ply >= MAX_PLY - 2 {
             return Some(if pos.in_check() { 0 } else { pos.evaluate() });
         }
