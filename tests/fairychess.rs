@@ -167,28 +167,9 @@ fn random_position(rng: &mut Rng, max: usize) -> Position {
                 };
             }
         }
-        let mut fen = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    ' ' => empty += 1,
-                    c => {
-                        if empty > 0 {
-                            fen.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        fen.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let fen = jiang::common::fen::write_board(8, 8, |file, rank| {
+            Some(board[rank * 8 + file]).filter(|&c| c != ' ')
+        });
         let side = if rng.chance(1, 2) { "w" } else { "b" };
         let fullmove = if rng.chance(1, 5) {
             30 + rng.below(15)

@@ -23,31 +23,11 @@ fn fen_of(pieces: &[(char, u8, u8)], white_to_move: bool) -> String {
     for &(c, f, r) in pieces {
         board[r as usize][f as usize] = c;
     }
-    let rows: Vec<String> = (0..8)
-        .rev()
-        .map(|r| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for &c in &board[r] {
-                match c {
-                    '.' => empty += 1,
-                    c => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect();
+    let placement = jiang::common::fen::write_board(8, 8, |file, rank| {
+        Some(board[rank][file]).filter(|&c| c != '.')
+    });
     let side = if white_to_move { 'w' } else { 'b' };
-    format!("{} {side} - - 0 1", rows.join("/"))
+    format!("{placement} {side} - - 0 1")
 }
 
 /// A random king, piece and king on distinct squares.

@@ -366,31 +366,12 @@ mod tests {
         board[sk] = k;
         board[x] = xl;
         board[wk] = wkl;
-        let mut rows = Vec::new();
-        for rank in (0..8).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    ' ' => empty += 1,
-                    c => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            rows.push(row);
-        }
+        let placement = crate::common::fen::write_board(8, 8, |file, rank| {
+            Some(board[rank * 8 + file]).filter(|&c| c != ' ')
+        });
         let white_to_move = strong_white != weak_to_move;
         format!(
-            "{} {} - - 0 1",
-            rows.join("/"),
+            "{placement} {} - - 0 1",
             if white_to_move { 'w' } else { 'b' }
         )
     }
