@@ -1107,14 +1107,7 @@ fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
     }
     // Level 0 from the start position: not always the same move.
     e.send("setoption name Skill Level value 0");
-    let mut seen = std::collections::HashSet::new();
-    for _ in 0..12 {
-        e.send("position startpos");
-        e.send("go depth 3");
-        let (mv, _) = e.bestmove(SLOW);
-        assert_legal(&e, &Position::startpos(), &mv);
-        seen.insert(mv);
-    }
+    let seen = start_moves(&mut e, 12);
     assert!(seen.len() >= 2, "level 0 always played {seen:?}");
     // A free chariot: taken at every level from 10 on, by Skill Level or by Elo.
     let fen = "r3k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
@@ -1135,6 +1128,20 @@ fn skill_levels_vary_below_full_strength_and_keep_material_from_level_10() {
     let (mv, _) = e.bestmove(SLOW);
     assert_eq!(mv, "a0a9", "Elo {elo}");
     assert_no_panic(&e);
+}
+
+/// The legal moves played from the start position in `games` searches to depth 3 (a
+/// level or randomness that chooses among lines varies them).
+fn start_moves(e: &mut Engine, games: usize) -> std::collections::HashSet<String> {
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..games {
+        e.send("position startpos");
+        e.send("go depth 3");
+        let (mv, _) = e.bestmove(SLOW);
+        assert_legal(e, &Position::startpos(), &mv);
+        seen.insert(mv);
+    }
+    seen
 }
 
 /// Reads the `info string` an option that changed the level played answers, and checks it
@@ -1180,14 +1187,7 @@ fn ucci_knowledge_pruning_and_randomness_set_the_strength_and_the_variety() {
     // Full strength with randomness: several moves from the start position, each of
     // them among the best lines (a free chariot is always taken).
     e.send("setoption randomness large");
-    let mut seen = std::collections::HashSet::new();
-    for _ in 0..12 {
-        e.send("position startpos");
-        e.send("go depth 3");
-        let (mv, _) = e.bestmove(SLOW);
-        assert_legal(&e, &Position::startpos(), &mv);
-        seen.insert(mv);
-    }
+    let seen = start_moves(&mut e, 12);
     assert!(seen.len() >= 2, "randomness large always played {seen:?}");
     let fen = "r3k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
     for _ in 0..6 {

@@ -158,6 +158,14 @@ const fn spin(default: i64, min: i64, max: i64) -> OptionKind {
     OptionKind::Spin { default, min, max }
 }
 
+/// UCCI's effort combo (none/small/medium/large), as knowledge, pruning and randomness.
+const fn effort(default: &'static str) -> OptionKind {
+    OptionKind::Combo {
+        default,
+        choices: skill::EFFORTS,
+    }
+}
+
 /// Every engine-wide option, in the order the handshakes list them.
 pub static ENGINE_OPTIONS: &[EngineOption] = &[
     EngineOption {
@@ -252,36 +260,15 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         on_change: |e, v| Ok(set_strength(e, |s| s.elo = v.as_int())),
     },
     EngineOption {
-        spec: OptionSpec::new(
-            "knowledge",
-            OptionKind::Combo {
-                default: "large",
-                choices: skill::EFFORTS,
-            },
-        )
-        .shown(Shown::UCCI),
+        spec: OptionSpec::new("knowledge", effort("large")).shown(Shown::UCCI),
         on_change: |e, v| set_effort(e, 0, v),
     },
     EngineOption {
-        spec: OptionSpec::new(
-            "pruning",
-            OptionKind::Combo {
-                default: "large",
-                choices: skill::EFFORTS,
-            },
-        )
-        .shown(Shown::UCCI),
+        spec: OptionSpec::new("pruning", effort("large")).shown(Shown::UCCI),
         on_change: |e, v| set_effort(e, 1, v),
     },
     EngineOption {
-        spec: OptionSpec::new(
-            "randomness",
-            OptionKind::Combo {
-                default: "none",
-                choices: skill::EFFORTS,
-            },
-        )
-        .shown(Shown::UCCI),
+        spec: OptionSpec::new("randomness", effort("none")).shown(Shown::UCCI),
         on_change: |e, v| {
             e.settings.randomness = effort_index(v);
             Ok(None)

@@ -95,14 +95,10 @@ fn targets(kind: PieceKind, sq: usize, occ: u64) -> u64 {
 /// other pieces on `others` (not excluded here).
 #[inline(always)]
 fn sources(kind: PieceKind, sq: usize, others: u64) -> u64 {
-    let s = super::types::Square::from_index(sq);
+    // Every piece but the combatant moves back the way it moves forward.
     match kind {
-        PieceKind::King => KING[sq],
-        PieceKind::Rook => rook_attacks(s, others),
-        PieceKind::Bishop => bishop_attacks(s, others),
-        PieceKind::Knight => KNIGHT[sq],
-        PieceKind::Squire => SQUIRE[sq],
         PieceKind::Combatant => COMBATANT_MOVES[sq],
+        _ => targets(kind, sq, others),
     }
 }
 
