@@ -270,10 +270,10 @@ pub fn table(kind: PieceKind) -> Option<&'static Table> {
     }
 }
 
-/// The exact value of `pos` without the ply limit, if it is a king and one piece against
-/// a bare king.
+/// A king and one piece against a bare king, located: the piece's table, whether the bare
+/// king is to move, and the squares of the piece's king, the piece and the bare king.
 #[inline]
-pub fn probe(pos: &Position) -> Option<Value> {
+fn locate(pos: &Position) -> Option<(&'static Table, bool, usize, usize, usize)> {
     let occ = pos.occupied();
     if occ.count_ones() != 3 {
         return None;
@@ -282,16 +282,19 @@ pub fn probe(pos: &Position) -> Option<Value> {
     let piece_sq = first_square(occ & !kings)?;
     let piece = pos.piece_at(piece_sq)?;
     let strong = piece.color();
-    let sk = pos.king_square(strong)?;
-    let wk = pos.king_square(strong.flip())?;
+    let sk = pos.king_square(strong)?.index();
+    let wk = pos.king_square(strong.flip())?.index();
     let t = table(piece.kind())?;
     let weak_to_move = pos.side_to_move() != strong;
-    Some(t.value(index(
-        weak_to_move,
-        sk.index(),
-        piece_sq.index(),
-        wk.index(),
-    )))
+    Some((t, weak_to_move, sk, piece_sq.index(), wk))
+}
+
+/// The exact value of `pos` without the ply limit, if it is a king and one piece against
+/// a bare king.
+#[inline]
+pub fn probe(pos: &Position) -> Option<Value> {
+    let (t, weak_to_move, sk, x, wk) = locate(pos)?;
+    Some(t.value(index(weak_to_move, sk, x, wk)))
 }
 
 /// Tie-break of a drawn position for the side with the piece (in the evaluation's units,
@@ -312,20 +315,8 @@ pub const TRAP: i32 = 4;
 /// after the limit is a draw.
 #[inline]
 pub fn solved(pos: &Position) -> Option<(Outcome, i32)> {
+    let (t, weak_to_move, sk, x, wk) = locate(pos)?;
     let left = PLY_LIMIT.saturating_sub(pos.game_ply());
-    let occ = pos.occupied();
-    if occ.count_ones() != 3 {
-        return None;
-    }
-    let kings = pos.pieces_kind(PieceKind::King);
-    let piece_sq = first_square(occ & !kings)?;
-    let piece = pos.piece_at(piece_sq)?;
-    let strong = piece.color();
-    let sk = pos.king_square(strong)?.index();
-    let wk = pos.king_square(strong.flip())?.index();
-    let x = piece_sq.index();
-    let t = table(piece.kind())?;
-    let weak_to_move = pos.side_to_move() != strong;
     Some(match t.value(index(weak_to_move, sk, x, wk)) {
         Value::Win(n) if n <= left => (Outcome::Win, n as i32),
         Value::Loss(n) if n <= left => (Outcome::Loss, n as i32),
