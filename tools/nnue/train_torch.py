@@ -410,6 +410,12 @@ def train(args, feats, score, result):
     log(args, f"network written to {args.out} ({time.time() - t0:.1f} s of training)")
 
 
+def set_hidden(n):
+    """Width of the hidden layer for this run (module-wide, as the file format's)."""
+    global HIDDEN
+    HIDDEN = n
+
+
 def log(args, msg):
     print(msg, file=sys.stderr, flush=True)
     if args.log:
@@ -437,8 +443,15 @@ def main():
     ap.add_argument("--no-cache", action="store_true", help="do not read or write FILE.*.npz caches")
     ap.add_argument("--keep-best", action="store_true", help="also write OUT.best at the lowest validation loss")
     ap.add_argument("--log", help="append the progress lines to this file too")
+    ap.add_argument("--hidden", type=int, default=HIDDEN,
+                    help="hidden neurons per view; the engine loads only 256 (other widths: measurements of validation loss)")
     ap.add_argument("--export-only", action="store_true", help="no training: write --init's weights to OUT (round trip)")
     args = ap.parse_args()
+    if args.hidden < 1 or args.hidden % 16:
+        ap.error("--hidden must be a positive multiple of 16")
+    if args.hidden != HIDDEN and (args.init or args.export_only):
+        ap.error("--init and --export-only read the engine's 256-wide networks")
+    set_hidden(args.hidden)
     args.lam = min(max(args.lam, 0.0), 1.0)
     args.val = min(max(args.val, 0.0), 0.5)
 
