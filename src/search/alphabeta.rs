@@ -466,13 +466,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             let gives_check = pos.gives_check(m);
             let is_capture = pos.is_capture(m);
             let new_depth = depth - 1 + i32::from(gives_check);
-            self.stack[0].mv = Some(m);
-            self.stack[0].hist_idx = pos.history_index(m);
             // An empty continuation unless a PV search of this move writes one: a move
             // that fails high in its null-window search must not inherit another
             // move's line (it became an illegal ponder move).
             self.pv_len[1] = 1;
-            pos.make_move(m);
+            self.play(pos, 0, m);
             let mut score;
             if i == first {
                 score = -self.negamax::<true>(pos, new_depth, -beta, -alpha, 1, false);
@@ -529,6 +527,15 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.pv[ply][p] = self.pv[ply + 1][p];
         }
         self.pv_len[ply] = child_len;
+    }
+
+    /// Plays `m` from `ply`, recording it and its history index in the stack (the
+    /// children's continuation history and null-move rule read them).
+    #[inline(always)]
+    fn play(&mut self, pos: &mut G, ply: usize, m: G::Move) {
+        self.stack[ply].mv = Some(m);
+        self.stack[ply].hist_idx = pos.history_index(m);
+        pos.make_move(m);
     }
 
     /// Bookkeeping on entering any node: counts it, and returns a score when the node
@@ -670,9 +677,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     continue;
                 }
                 stat!(ProbCutTry);
-                self.stack[ply].mv = Some(m);
-                self.stack[ply].hist_idx = pos.history_index(m);
-                pos.make_move(m);
+                self.play(pos, ply, m);
                 let mut v =
                     -self.qsearch::<false>(pos, -probcut_beta, -probcut_beta + 1, ply + 1, 0);
                 if v >= probcut_beta {
@@ -831,13 +836,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             let new_depth = depth - 1 + extension;
-            self.stack[ply].mv = Some(m);
-            self.stack[ply].hist_idx = pos.history_index(m);
             if PV {
                 // As at the root: no stale continuation for a null-window fail-high.
                 self.pv_len[ply + 1] = ply + 1;
             }
-            pos.make_move(m);
+            self.play(pos, ply, m);
             let mut score;
             if moves_searched == 0 {
                 score = -self.negamax::<PV>(pos, new_depth, -beta, -alpha, ply + 1, false);

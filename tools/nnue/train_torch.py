@@ -410,12 +410,6 @@ def train(args, feats, score, result):
     log(args, f"network written to {args.out} ({time.time() - t0:.1f} s of training)")
 
 
-def set_hidden(n):
-    """Width of the hidden layer for this run (module-wide, as the file format's)."""
-    global HIDDEN
-    HIDDEN = n
-
-
 def log(args, msg):
     print(msg, file=sys.stderr, flush=True)
     if args.log:
@@ -424,6 +418,7 @@ def log(args, msg):
 
 
 def main():
+    global HIDDEN  # --hidden sets the width for the whole run
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", help="network file to write (the engine's format)")
     ap.add_argument("data", nargs="+", help="`jiang-lab datagen` files (FEN | score | result) or their .npz caches")
@@ -451,7 +446,7 @@ def main():
         ap.error("--hidden must be a positive multiple of 16")
     if args.hidden != HIDDEN and (args.init or args.export_only):
         ap.error("--init and --export-only read the engine's 256-wide networks")
-    set_hidden(args.hidden)
+    HIDDEN = args.hidden
     args.lam = min(max(args.lam, 0.0), 1.0)
     args.val = min(max(args.val, 0.0), 0.5)
 
