@@ -13,7 +13,7 @@ fn usage() -> String {
          jiang-lab datagen --perturb FILE [--per N] [--plies K] [--depth D] [--seed S]\n    \
              positions a few random plies from FILE's, labelled by a shallow search (FEN | score | -)\n\
          jiang-lab train OUT.nnue DATA... [--epochs N] [--lr X] [--batch N] [--lambda X] [--threads N]\n    \
-             [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N]\n    \
+             [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N] [--output-buckets 1|8]\n    \
              train the Xiangqi evaluation network on datagen output\n\
          jiang-lab tune xiangqi GAMES [PASSES]\n    \
              fit the Xiangqi evaluation weights to game results (Texel; GAMES: FEN|moves|result lines)\n\

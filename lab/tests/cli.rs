@@ -49,6 +49,26 @@ fn datagen_then_train_one_epoch() {
     stdout(&out);
     let net = std::fs::read(&net_path).expect("network written");
     assert!(net.starts_with(b"JIANGNN1"));
+    // The same network trained on with output buckets: every bucket starts from its output.
+    let bucketed = dir.join("buckets.nnue");
+    let train_buckets = |buckets: &str| {
+        lab(&[
+            "train",
+            bucketed.to_str().unwrap(),
+            data_path.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--init",
+            net_path.to_str().unwrap(),
+            "--output-buckets",
+            buckets,
+        ])
+    };
+    stdout(&train_buckets("8"));
+    let net = std::fs::read(&bucketed).expect("bucketed network written");
+    let net = jiang::xiangqi::nnue::Network::from_bytes(&net).expect("the engine reads it");
+    assert_eq!(net.w2.len(), jiang::xiangqi::nnue::OUTPUT_BUCKETS);
+    assert!(!train_buckets("3").status.success());
     let _ = std::fs::remove_dir_all(dir);
 }
 

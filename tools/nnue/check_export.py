@@ -76,7 +76,8 @@ def main():
         # The engine's trainer holds out the last --val fraction: with 0.5, the second half.
         out = os.path.join(tmp, "out.nnue")
         cmd = [args.lab, "train", out, args.data, "--init", args.net, "--epochs", "1", "--val", "0.5",
-               "--max-positions", str(len(feats)), "--lambda", str(args.lam), "--batch", "256"]
+               "--max-positions", str(len(feats)), "--lambda", str(args.lam), "--batch", "256",
+               "--output-buckets", str(len(q[3]))]
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
         m = re.search(r"epoch 0: validation loss ([0-9.]+)", run.stderr)
         n_val = min(int(len(feats) * 0.5), len(feats) // 2)

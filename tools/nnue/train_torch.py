@@ -10,14 +10,16 @@ engine loads the result (`JIANG_EVALFILE=net.nnue jiang`):
 * features: per point of view (side to move first), one per piece: (own/enemy, kind,
   square seen from that side), 2 x 7 x 90 = 1260; every training draw mirrors the board
   left to right with probability 1/2;
-* network: 1260 -> 256 (shared by both views, squared clipped ReLU) -> 1;
+* network: 1260 -> 256 (shared by both views, squared clipped ReLU) -> 1, or with
+  `--output-buckets 8` one output per piece-count bucket, min((pieces - 2) // 4, 7);
 * loss: mean of (sigmoid(out) - target)^2, target = lambda * sigmoid(score / 400)
   + (1 - lambda) * result from the side to move's view; AdamW; weights clipped to what the
   quantisation allows; learning rate times --lr-drop at 50 %, 75 % and 90 % of the run;
   the last --val fraction of the data (in file order) held out, not mirrored;
 * output: `JIANGNN1`, u32 hidden size, i16 first-layer weights (x 255, feature-major), i16
   biases (x 255), i16 output weights (x 64, side to move's half first), i32 output bias
-  (x 255 * 64), little endian.
+  (x 255 * 64), little endian; with output buckets `JIANGNN2`, u32 hidden size, u32 bucket
+  count, the same first layer, each bucket's output weights, each bucket's i32 bias.
 
 Parsing, features, quantisation and export need only numpy, so `--export-only` and
 `check_export.py` run without PyTorch. The parsed data is cached beside each data file
@@ -38,6 +40,8 @@ QA = 255
 QB = 64
 SCALE = 400
 MAGIC = b"JIANGNN1"
+MAGIC_BUCKETS = b"JIANGNN2"
+OUTPUT_BUCKETS = 8
 W1_LIMIT = 1.98
 W2_LIMIT = 127.0 / QB
 BIAS_LIMIT = 60.0
@@ -192,12 +196,20 @@ def rust_round(x):
     return np.where(half, np.trunc(x) + np.sign(x), r)
 
 
+def buckets_of(feats, n_buckets):
+    """Output bucket of each position of (N, 2, 32) features (mod.rs `output_bucket`)."""
+    if n_buckets == 1:
+        return np.zeros(len(feats), np.int64)
+    pieces = (feats[:, 0] != PAD).sum(1).astype(np.int64)
+    return np.clip((pieces - 2) // 4, 0, OUTPUT_BUCKETS - 1)
+
+
 def quantise(w1, b1, w2, b2):
-    """Float weights (w1 (1260, 256), b1 (256,), w2 (2, 256), b2 scalar) -> integers,
-    as train.rs's `Params::quantise` (f32 products, rounding half away from zero)."""
+    """Float weights (w1 (1260, 256), b1 (256,), w2 (buckets, 2, 256), b2 (buckets,)) ->
+    integers, as train.rs's `Params::quantise` (f32 products, rounding half away from zero)."""
     f32 = np.float32
     q = lambda v, s, lim: np.clip(rust_round(np.asarray(v, f32) * f32(s)), -lim, lim).astype(np.int16)
-    qb2 = int(rust_round(np.asarray([b2], f32) * f32(QA * QB))[0])
+    qb2 = rust_round(np.asarray(b2, f32).reshape(-1) * f32(QA * QB)).astype(np.int64)
     return q(w1, QA, 32767), q(b1, QA, 32767), q(w2, QB, 127), qb2
 
 
@@ -208,18 +220,21 @@ def dequantise(qw1, qb1, qw2, qb2):
         qw1.astype(f32) / f32(QA),
         qb1.astype(f32) / f32(QA),
         qw2.astype(f32) / f32(QB),
-        f32(qb2) / f32(QA * QB),
+        qb2.astype(f32) / f32(QA * QB),
     )
 
 
 def write_net(path, qw1, qb1, qw2, qb2):
+    n_buckets = len(qb2)
+    header = MAGIC + np.uint32(HIDDEN).astype("<u4").tobytes()
+    if n_buckets != 1:
+        header = MAGIC_BUCKETS + np.uint32(HIDDEN).astype("<u4").tobytes() + np.uint32(n_buckets).astype("<u4").tobytes()
     body = (
-        MAGIC
-        + np.uint32(HIDDEN).astype("<u4").tobytes()
+        header
         + qw1.astype("<i2").tobytes()
         + qb1.astype("<i2").tobytes()
         + qw2.astype("<i2").tobytes()
-        + np.int32(qb2).astype("<i4").tobytes()
+        + qb2.astype("<i4").tobytes()
     )
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -230,19 +245,26 @@ def write_net(path, qw1, qb1, qw2, qb2):
 def read_net(path):
     with open(path, "rb") as f:
         b = f.read()
-    if not b.startswith(MAGIC):
+    if b.startswith(MAGIC):
+        n_buckets, header = 1, len(MAGIC) + 4
+    elif b.startswith(MAGIC_BUCKETS) and len(b) >= 16:
+        n_buckets, header = int(np.frombuffer(b, "<u4", 1, 12)[0]), len(MAGIC) + 8
+        if n_buckets != OUTPUT_BUCKETS:
+            raise ValueError(f"{path}: {n_buckets} output buckets, {OUTPUT_BUCKETS} expected")
+    else:
         raise ValueError(f"{path}: not a jiang network (bad magic)")
-    expected = len(MAGIC) + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+    expected = header + 2 * (INPUTS * HIDDEN + HIDDEN + n_buckets * 2 * HIDDEN) + 4 * n_buckets
     if len(b) != expected:
         raise ValueError(f"{path}: {len(b)} bytes, {expected} expected")
     hidden = int(np.frombuffer(b, "<u4", 1, 8)[0])
     if hidden != HIDDEN:
         raise ValueError(f"{path}: {hidden} hidden neurons, {HIDDEN} expected")
-    w = np.frombuffer(b, "<i2", (len(b) - 16) // 2, 12).astype(np.int16)
+    end = len(b) - 4 * n_buckets
+    w = np.frombuffer(b, "<i2", (end - header) // 2, header).astype(np.int16)
     qw1 = w[: INPUTS * HIDDEN].reshape(INPUTS, HIDDEN)
     qb1 = w[INPUTS * HIDDEN : INPUTS * HIDDEN + HIDDEN]
-    qw2 = w[INPUTS * HIDDEN + HIDDEN :].reshape(2, HIDDEN)
-    qb2 = int(np.frombuffer(b, "<i4", 1, len(b) - 4)[0])
+    qw2 = w[INPUTS * HIDDEN + HIDDEN :].reshape(n_buckets, 2, HIDDEN)
+    qb2 = np.frombuffer(b, "<i4", n_buckets, end).astype(np.int64)
     return qw1, qb1, qw2, qb2
 
 
@@ -252,11 +274,12 @@ def read_net(path):
 def float_output(w1, b1, w2, b2, feats):
     """The float network's output o (sigmoid(o) is the predicted score) for (N, 2, 32)."""
     w1p = np.vstack([w1, np.zeros((1, HIDDEN), w1.dtype)]).astype(np.float64)
-    out = np.full(len(feats), float(b2))
+    bk = buckets_of(feats, len(b2))
+    out = np.asarray(b2, np.float64)[bk]
     for h in range(2):
         acc = w1p[feats[:, h].astype(np.int64)].sum(1) + b1
         c = np.clip(acc, 0.0, 1.0)
-        out += (c * c) @ w2[h].astype(np.float64)
+        out += ((c * c) * w2[bk, h].astype(np.float64)).sum(1)
     return out
 
 
@@ -264,18 +287,19 @@ def engine_eval(qw1, qb1, qw2, qb2, feats):
     """The engine's integer evaluation (mod.rs `Network::evaluate`, before the clamp to
     the hand-written evaluation's bounds), exactly: i64 sums, divisions towards zero."""
     w1p = np.vstack([qw1, np.zeros((1, HIDDEN), np.int16)]).astype(np.int64)
+    bk = buckets_of(feats, len(qb2))
     total = np.zeros(len(feats), np.int64)
     for h in range(2):
         acc = w1p[feats[:, h].astype(np.int64)].sum(1) + qb1.astype(np.int64)
         if np.abs(acc).max(initial=0) > 32767:
             raise ValueError("accumulator overflows i16")
         v = np.clip(acc, 0, QA)
-        total += (v * v * qw2[h].astype(np.int64)).sum(1)
+        total += (v * v * qw2[bk, h].astype(np.int64)).sum(1)
 
     def tdiv(a, b):  # Rust's integer division: towards zero
         return np.sign(a) * (np.abs(a) // b)
 
-    out = tdiv(total, QA) + qb2
+    out = tdiv(total, QA) + qb2[bk]
     return tdiv(out * SCALE, QA * QB)
 
 
@@ -303,20 +327,28 @@ def train(args, feats, score, result):
     F = torch.from_numpy(feats.astype(np.int64)).to(dev)  # (N, 2, 32)
     T = torch.from_numpy(t_all).to(dev)
     mirror = torch.from_numpy(mirror_table()).to(dev)
+    # The bucket never changes under mirroring (the same pieces).
+    BK = torch.from_numpy(buckets_of(feats, args.output_buckets)).to(dev)
 
+    nb = args.output_buckets
     if args.init:
         w1, b1, w2, b2 = dequantise(*read_net(args.init))
+        if len(b2) == 1 and nb > 1:
+            # A one-output network seeds every bucket with its output.
+            w2, b2 = np.repeat(w2, nb, axis=0), np.repeat(b2, nb)
+        elif len(b2) != nb:
+            sys.exit(f"{args.init} has {len(b2)} output buckets, the run {nb}")
     else:
         rng = np.random.default_rng(args.seed)
         w1 = rng.uniform(-0.15, 0.15, (INPUTS, HIDDEN)).astype(np.float32)
         b1 = np.zeros(HIDDEN, np.float32)
-        w2 = rng.uniform(-1, 1, (2, HIDDEN)).astype(np.float32) / math.sqrt(2 * HIDDEN)
-        b2 = np.float32(0.0)
+        w2 = rng.uniform(-1, 1, (nb, 2, HIDDEN)).astype(np.float32) / math.sqrt(2 * HIDDEN)
+        b2 = np.zeros(nb, np.float32)
     P = {
         "w1": torch.tensor(w1, device=dev, requires_grad=True),
         "b1": torch.tensor(b1, device=dev, requires_grad=True),
         "w2": torch.tensor(w2, device=dev, requires_grad=True),
-        "b2": torch.tensor(np.float32(b2), device=dev, requires_grad=True),
+        "b2": torch.tensor(b2, device=dev, requires_grad=True),
     }
     limits = {"w1": W1_LIMIT, "b1": BIAS_LIMIT, "w2": W2_LIMIT, "b2": BIAS_LIMIT}
     opt = torch.optim.AdamW(P.values(), lr=args.lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=args.wd)
@@ -340,11 +372,15 @@ def train(args, feats, score, result):
         f = F[idx]
         if flip is not None:
             f = torch.where(flip[:, None, None], mirror[f], f)
-        out = P["b2"].expand(len(idx)).clone()
+        bk = BK[idx]
+        out = P["b2"][bk]
         for h in range(2):
             acc = first_layer(f[:, h]) + P["b1"]
             c = acc.clamp(0.0, 1.0)
-            out = out + (c * c) @ P["w2"][h]
+            if nb == 1:
+                out = out + (c * c) @ P["w2"][0, h]
+            else:
+                out = out + ((c * c) * P["w2"][bk, h]).sum(1)
         return out
 
     def loss_of(out, idx):
@@ -441,6 +477,8 @@ def main():
     ap.add_argument("--hidden", type=int, default=HIDDEN,
                     help="hidden neurons per view; the engine loads only 256 (other widths: measurements of validation loss)")
     ap.add_argument("--export-only", action="store_true", help="no training: write --init's weights to OUT (round trip)")
+    ap.add_argument("--output-buckets", type=int, choices=(1, OUTPUT_BUCKETS), default=1,
+                    help="outputs chosen by the number of pieces (from a one-output --init: copies of its output)")
     args = ap.parse_args()
     if args.hidden < 1 or args.hidden % 16:
         ap.error("--hidden must be a positive multiple of 16")

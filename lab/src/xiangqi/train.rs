@@ -12,11 +12,17 @@
 //! active features). Positions in the last `--val` fraction of the data are held out and
 //! their loss reported after each epoch. The quantised network is written after every
 //! epoch, so an interrupted run leaves a usable file.
+//!
+//! `--output-buckets 8` trains a network with one output neuron per piece-count bucket
+//! ([`jiang::xiangqi::nnue::output_bucket`]); started from a one-output network (`--init`),
+//! every bucket begins as a copy of its output.
 
 // Index loops over parallel arrays (weights, gradients, moments) read best as they are.
 #![allow(clippy::needless_range_loop)]
 
-use jiang::xiangqi::nnue::{Network, Row, HIDDEN, INPUTS, QA, QB, SCALE};
+use jiang::xiangqi::nnue::{
+    output_bucket, Network, Row, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE,
+};
 use jiang::xiangqi::types::PieceKind;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -52,6 +58,8 @@ pub struct TrainConfig {
     pub init: Option<String>,
     /// Keep at most this many positions (0: all), for quick experiments.
     pub max_positions: usize,
+    /// Output neurons: 1, or [`OUTPUT_BUCKETS`] chosen by the number of pieces.
+    pub output_buckets: usize,
 }
 
 impl Default for TrainConfig {
@@ -70,12 +78,14 @@ impl Default for TrainConfig {
             weight_decay: 0.0,
             init: None,
             max_positions: 0,
+            output_buckets: 1,
         }
     }
 }
 
 /// Parses `OUT DATA... [--epochs N] [--lr X] [--lr-drop X] [--batch N] [--lambda X]
-/// [--threads N] [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N]`.
+/// [--threads N] [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N]
+/// [--output-buckets 1|8]`.
 pub fn parse_args(args: &[String]) -> Result<TrainConfig, String> {
     let mut c = TrainConfig::default();
     let mut it = args.iter();
@@ -101,6 +111,12 @@ pub fn parse_args(args: &[String]) -> Result<TrainConfig, String> {
             "--wd" => c.weight_decay = f()? as f32,
             "--init" => c.init = Some(v.clone()),
             "--max-positions" => c.max_positions = n()?,
+            "--output-buckets" => {
+                c.output_buckets = n()?;
+                if c.output_buckets != 1 && c.output_buckets != OUTPUT_BUCKETS {
+                    return Err(format!("--output-buckets must be 1 or {OUTPUT_BUCKETS}"));
+                }
+            }
             _ => return Err(format!("unknown train option '{a}'")),
         }
     }
@@ -229,22 +245,38 @@ fn features(s: &Sample, mirror: bool, stm_f: &mut [u16; 32], nstm_f: &mut [u16; 
 struct Params {
     w1: Vec<f32>,
     b1: Vec<f32>,
+    /// Per output bucket: the side to move's half, then the other side's.
     w2: Vec<f32>,
-    b2: f32,
+    /// Per output bucket.
+    b2: Vec<f32>,
 }
 
 impl Params {
-    fn zeros() -> Params {
+    fn zeros(buckets: usize) -> Params {
         Params {
             w1: vec![0.0; INPUTS * HIDDEN],
             b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
-            b2: 0.0,
+            w2: vec![0.0; buckets * 2 * HIDDEN],
+            b2: vec![0.0; buckets],
         }
     }
 
-    fn random(rng: &mut Xoshiro256PlusPlus) -> Params {
-        let mut p = Params::zeros();
+    fn buckets(&self) -> usize {
+        self.b2.len()
+    }
+
+    /// The output bucket of a sample.
+    #[inline(always)]
+    fn bucket(&self, s: &Sample) -> usize {
+        if self.buckets() == 1 {
+            0
+        } else {
+            output_bucket(u32::from(s.count))
+        }
+    }
+
+    fn random(rng: &mut Xoshiro256PlusPlus, buckets: usize) -> Params {
+        let mut p = Params::zeros(buckets);
         let mut uniform = |scale: f32| {
             let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
             (u as f32 * 2.0 - 1.0) * scale
@@ -259,8 +291,16 @@ impl Params {
         p
     }
 
-    fn from_network(net: &Network) -> Params {
-        let mut p = Params::zeros();
+    /// The float form of `net` with `buckets` outputs: a one-output network's output is
+    /// copied into every bucket.
+    fn from_network(net: &Network, buckets: usize) -> Result<Params, String> {
+        let from = net.w2.len();
+        if from != buckets && from != 1 {
+            return Err(format!(
+                "the network has {from} output buckets, the run {buckets}"
+            ));
+        }
+        let mut p = Params::zeros(buckets);
         for (f, row) in net.w1.iter().enumerate() {
             for (j, &v) in row.0.iter().enumerate() {
                 p.w1[f * HIDDEN + j] = f32::from(v) / QA as f32;
@@ -268,11 +308,17 @@ impl Params {
         }
         for j in 0..HIDDEN {
             p.b1[j] = f32::from(net.b1.0[j]) / QA as f32;
-            p.w2[j] = f32::from(net.w2[0].0[j]) / QB as f32;
-            p.w2[HIDDEN + j] = f32::from(net.w2[1].0[j]) / QB as f32;
         }
-        p.b2 = net.b2 as f32 / (QA * QB) as f32;
-        p
+        for b in 0..buckets {
+            let src = if from == 1 { 0 } else { b };
+            for h in 0..2 {
+                for j in 0..HIDDEN {
+                    p.w2[(2 * b + h) * HIDDEN + j] = f32::from(net.w2[src][h].0[j]) / QB as f32;
+                }
+            }
+            p.b2[b] = net.b2[src] as f32 / (QA * QB) as f32;
+        }
+        Ok(p)
     }
 
     fn quantise(&self) -> Network {
@@ -291,11 +337,16 @@ impl Params {
                 .map(|f| row(&self.w1[f * HIDDEN..(f + 1) * HIDDEN], QA, 32767))
                 .collect(),
             b1: row(&self.b1, QA, 32767),
-            w2: [
-                row(&self.w2[..HIDDEN], QB, 127),
-                row(&self.w2[HIDDEN..], QB, 127),
-            ],
-            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+            w2: self
+                .w2
+                .chunks_exact(2 * HIDDEN)
+                .map(|w| [row(&w[..HIDDEN], QB, 127), row(&w[HIDDEN..], QB, 127)])
+                .collect(),
+            b2: self
+                .b2
+                .iter()
+                .map(|b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 
@@ -309,14 +360,16 @@ impl Params {
         for (a, b) in self.w2.iter_mut().zip(&o.w2) {
             *a += b;
         }
-        self.b2 += o.b2;
+        for (a, b) in self.b2.iter_mut().zip(&o.b2) {
+            *a += b;
+        }
     }
 
     fn clear(&mut self) {
         self.w1.iter_mut().for_each(|v| *v = 0.0);
         self.b1.iter_mut().for_each(|v| *v = 0.0);
         self.w2.iter_mut().for_each(|v| *v = 0.0);
-        self.b2 = 0.0;
+        self.b2.iter_mut().for_each(|v| *v = 0.0);
     }
 }
 
@@ -360,9 +413,10 @@ fn run_sample(p: &Params, s: &Sample, mirror: bool, lambda: f32, grad: Option<&m
             }
         }
     }
-    let mut out = p.b2;
+    let bucket = p.bucket(s);
+    let mut out = p.b2[bucket];
     for h in 0..2 {
-        let w2 = &p.w2[h * HIDDEN..][..HIDDEN];
+        let w2 = &p.w2[(2 * bucket + h) * HIDDEN..][..HIDDEN];
         for (a, w) in acc[h].iter().zip(w2) {
             let c = a.clamp(0.0, 1.0);
             out += c * c * w;
@@ -373,10 +427,10 @@ fn run_sample(p: &Params, s: &Sample, mirror: bool, lambda: f32, grad: Option<&m
     let err = pred - t;
     if let Some(g) = grad {
         let d_out = 2.0 * err * pred * (1.0 - pred);
-        g.b2 += d_out;
+        g.b2[bucket] += d_out;
         for h in 0..2 {
-            let w2 = &p.w2[h * HIDDEN..][..HIDDEN];
-            let gw2 = &mut g.w2[h * HIDDEN..][..HIDDEN];
+            let w2 = &p.w2[(2 * bucket + h) * HIDDEN..][..HIDDEN];
+            let gw2 = &mut g.w2[(2 * bucket + h) * HIDDEN..][..HIDDEN];
             let mut d_acc = [0f32; HIDDEN];
             for j in 0..HIDDEN {
                 let a = acc[h][j];
@@ -502,7 +556,15 @@ impl Adam {
                 W2_LIMIT,
             );
         }
-        upd(&mut p.b2, g.b2, &mut self.m.b2, &mut self.v.b2, 60.0);
+        for i in 0..p.b2.len() {
+            upd(
+                &mut p.b2[i],
+                g.b2[i],
+                &mut self.m.b2[i],
+                &mut self.v.b2[i],
+                60.0,
+            );
+        }
     }
 }
 
@@ -587,18 +649,19 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let mut params = match &config.init {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            Params::from_network(&Network::from_bytes(&bytes)?)
+            Params::from_network(&Network::from_bytes(&bytes)?, config.output_buckets)?
         }
-        None => Params::random(&mut rng),
+        None => Params::random(&mut rng, config.output_buckets),
     };
+    let buckets = config.output_buckets;
     let mut adam = Adam {
-        m: Params::zeros(),
-        v: Params::zeros(),
+        m: Params::zeros(buckets),
+        v: Params::zeros(buckets),
         t: 0,
     };
     let threads = config.threads;
-    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros()).collect();
-    let mut total = Params::zeros();
+    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros(buckets)).collect();
+    let mut total = Params::zeros(buckets);
     let mut order: Vec<u32> = (0..n_train as u32).collect();
     let mut mirrors = vec![false; config.batch];
     let drops = [0.5, 0.75, 0.9];
@@ -715,47 +778,78 @@ mod tests {
     #[test]
     fn quantised_network_evaluates_like_its_float_form() {
         // Random float weights, quantised; the integer inference must agree with the float
-        // forward pass of the quantised weights up to the rounding of its divisions.
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let mut p = Params::random(&mut rng);
-        for w in p.w2.iter_mut() {
-            *w *= 30.0;
-        }
-        p.b2 = 0.3;
-        let net = p.quantise();
-        let q = Params::from_network(&net);
-        for fen in [
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
-            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 b - - 0 1",
-        ] {
-            let s = parse_line(&format!("{fen} | 0 | 0.5")).unwrap();
-            let pos = jiang::xiangqi::Position::from_fen(fen).unwrap();
-            let quantised = net.evaluate(&net.refresh(&pos), pos.side_to_move());
-            let mut fs = [[0u16; 32]; 2];
-            let [ref mut f0, ref mut f1] = fs;
-            features(&s, false, f0, f1);
-            let mut out = q.b2 as f64;
-            for h in 0..2 {
-                let mut acc: Vec<f64> = q.b1.iter().map(|&v| v as f64).collect();
-                for &f in &fs[h][..usize::from(s.count)] {
+        // forward pass of the quantised weights up to the rounding of its divisions. With
+        // output buckets too: each position is evaluated by its piece count's bucket.
+        for buckets in [1, OUTPUT_BUCKETS] {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+            let mut p = Params::random(&mut rng, buckets);
+            for w in p.w2.iter_mut() {
+                *w *= 30.0;
+            }
+            for (b, v) in p.b2.iter_mut().enumerate() {
+                *v = 0.3 + 0.1 * b as f32;
+            }
+            let net = p.quantise();
+            assert_eq!(net.w2.len(), buckets);
+            let q = Params::from_network(&net, buckets).unwrap();
+            for fen in [
+                "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+                "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 b - - 0 1",
+                "3k5/9/9/9/R8/9/P2r5/7n1/9/4K4 b - - 0 1",
+            ] {
+                let s = parse_line(&format!("{fen} | 0 | 0.5")).unwrap();
+                let pos = jiang::xiangqi::Position::from_fen(fen).unwrap();
+                let pieces = pos.occupied().count();
+                let quantised = net.evaluate(&net.refresh(&pos), pos.side_to_move(), pieces);
+                let mut fs = [[0u16; 32]; 2];
+                let [ref mut f0, ref mut f1] = fs;
+                features(&s, false, f0, f1);
+                let bucket = q.bucket(&s);
+                assert_eq!(
+                    bucket,
+                    if buckets == 1 {
+                        0
+                    } else {
+                        output_bucket(pieces)
+                    }
+                );
+                let mut out = q.b2[bucket] as f64;
+                for h in 0..2 {
+                    let mut acc: Vec<f64> = q.b1.iter().map(|&v| v as f64).collect();
+                    for &f in &fs[h][..usize::from(s.count)] {
+                        for j in 0..HIDDEN {
+                            acc[j] += q.w1[usize::from(f) * HIDDEN + j] as f64;
+                        }
+                    }
                     for j in 0..HIDDEN {
-                        acc[j] += q.w1[usize::from(f) * HIDDEN + j] as f64;
+                        let c = acc[j].clamp(0.0, 1.0);
+                        out += c * c * q.w2[(2 * bucket + h) * HIDDEN + j] as f64;
                     }
                 }
-                for j in 0..HIDDEN {
-                    let c = acc[j].clamp(0.0, 1.0);
-                    out += c * c * q.w2[h * HIDDEN + j] as f64;
-                }
+                let float = out * SCALE as f64;
+                assert!(
+                    float.abs() > 50.0,
+                    "{fen}: the test needs a sizeable output"
+                );
+                assert!(
+                    (quantised as f64 - float).abs() <= 2.0,
+                    "{fen}: quantised {quantised}, float {float}"
+                );
             }
-            let float = out * SCALE as f64;
-            assert!(
-                float.abs() > 50.0,
-                "{fen}: the test needs a sizeable output"
-            );
-            assert!(
-                (quantised as f64 - float).abs() <= 2.0,
-                "{fen}: quantised {quantised}, float {float}"
-            );
         }
+    }
+
+    #[test]
+    fn a_one_output_network_seeds_every_bucket() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let one = Params::random(&mut rng, 1).quantise();
+        let eight = Params::from_network(&one, OUTPUT_BUCKETS).unwrap();
+        assert_eq!(eight.buckets(), OUTPUT_BUCKETS);
+        let net = eight.quantise();
+        for (w, b) in net.w2.iter().zip(&net.b2) {
+            assert!(w[0].0 == one.w2[0][0].0 && w[1].0 == one.w2[0][1].0 && *b == one.b2[0]);
+        }
+        // A bucketed network cannot be cut back to one output.
+        assert!(Params::from_network(&net, 1).is_err());
     }
 }

@@ -13,6 +13,10 @@
 //! * **Activation**: squared clipped ReLU, `clamp(x, 0, 1)²`.
 //! * **Output**: one neuron over both halves, the side to move's first; times
 //!   [`SCALE`] it is the evaluation in the hand-written evaluation's units (a horse ≈ 400).
+//!   A network may have [`OUTPUT_BUCKETS`] output neurons instead of one, chosen by the
+//!   number of pieces on the board ([`output_bucket`]): the opening, the middlegame and
+//!   the endgame weigh the same hidden features differently, at the cost of a few
+//!   thousand weights and no extra work per evaluation.
 //!
 //! # Quantisation
 //!
@@ -24,6 +28,9 @@
 //!
 //! `JIANGNN1`, `u32` hidden size, `i16` first-layer weights (feature-major), `i16` first-layer
 //! biases, `i16` output weights (side to move's half first), `i32` output bias.
+//!
+//! `JIANGNN2` (output buckets): the same with `u32` bucket count after the hidden size, then
+//! each bucket's output weights (both halves), then each bucket's `i32` output bias.
 //!
 //! The default network is embedded in the binary ([`EMBEDDED`]). For trying other networks
 //! without rebuilding, the environment variable `JIANG_EVALFILE` names a file to load
@@ -47,8 +54,19 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Evaluation units per unit of the network's output (the sigmoid's scale in training).
 pub const SCALE: i32 = 400;
-/// File magic.
+/// File magic of a network with one output neuron.
 pub const MAGIC: &[u8; 8] = b"JIANGNN1";
+/// File magic of a network with output buckets.
+pub const MAGIC_BUCKETS: &[u8; 8] = b"JIANGNN2";
+/// Output buckets of a bucketed network.
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included):
+/// four piece counts a bucket, from bare kings to the full 32.
+#[inline(always)]
+pub fn output_bucket(pieces: u32) -> usize {
+    (pieces.saturating_sub(2) as usize / 4).min(OUTPUT_BUCKETS - 1)
+}
 
 /// The network built into the binary.
 pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
@@ -85,19 +103,32 @@ pub struct Network {
     pub w1: Box<[Row]>,
     /// First-layer biases.
     pub b1: Row,
-    /// Output weights: the side to move's half, then the other side's.
-    pub w2: [Row; 2],
-    /// Output bias (scaled by `QA · QB`).
-    pub b2: i32,
+    /// Output weights per output bucket (one, or [`OUTPUT_BUCKETS`]): the side to move's
+    /// half, then the other side's.
+    pub w2: Vec<[Row; 2]>,
+    /// Output bias per output bucket (scaled by `QA · QB`).
+    pub b2: Vec<i32>,
 }
 
 impl Network {
-    /// Reads a network file.
+    /// Reads a network file (either format).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or("not a jiang network (bad magic)")?;
-        let expected = 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        let (body, buckets) = if let Some(body) = bytes.strip_prefix(MAGIC.as_slice()) {
+            (body, 1)
+        } else if let Some(body) = bytes.strip_prefix(MAGIC_BUCKETS.as_slice()) {
+            let b = body.get(4..8).ok_or("network file too short")?;
+            let buckets = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
+            if buckets != OUTPUT_BUCKETS {
+                return Err(format!(
+                    "network has {buckets} output buckets, this build {OUTPUT_BUCKETS}"
+                ));
+            }
+            (body, buckets)
+        } else {
+            return Err("not a jiang network (bad magic)".into());
+        };
+        let header = if buckets == 1 { 4 } else { 8 };
+        let expected = header + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets;
         if body.len() != expected {
             return Err(format!(
                 "network file has {} bytes after the magic, {expected} expected",
@@ -110,7 +141,8 @@ impl Network {
                 "network has {hidden} hidden neurons, this build {HIDDEN}"
             ));
         }
-        let mut words = body[4..]
+        let weights_end = body.len() - 4 * buckets;
+        let mut words = body[header..weights_end]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut row = || {
@@ -122,27 +154,39 @@ impl Network {
         };
         let w1: Box<[Row]> = (0..INPUTS).map(|_| row()).collect();
         let b1 = row();
-        let w2 = [row(), row()];
-        let t = &body[body.len() - 4..];
-        let b2 = i32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+        let w2 = (0..buckets).map(|_| [row(), row()]).collect();
+        let b2 = body[weights_end..]
+            .chunks_exact(4)
+            .map(|t| i32::from_le_bytes([t[0], t[1], t[2], t[3]]))
+            .collect();
         Ok(Network { w1, b1, w2, b2 })
     }
 
-    /// The file form of the network.
+    /// The file form of the network (`JIANGNN1` for one output neuron, else `JIANGNN2`).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
+        let buckets = self.w2.len();
+        let mut out = if buckets == 1 {
+            MAGIC.to_vec()
+        } else {
+            MAGIC_BUCKETS.to_vec()
+        };
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        if buckets != 1 {
+            out.extend_from_slice(&(buckets as u32).to_le_bytes());
+        }
         let rows = self
             .w1
             .iter()
             .chain(std::iter::once(&self.b1))
-            .chain(self.w2.iter());
+            .chain(self.w2.iter().flatten());
         for r in rows {
             for v in r.0 {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
+        for b in &self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -159,13 +203,20 @@ impl Network {
         acc
     }
 
-    /// The evaluation of an accumulator for `stm` to move, in evaluation units.
+    /// The evaluation of an accumulator for `stm` to move with `pieces` pieces on the
+    /// board, in evaluation units.
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> i32 {
+    pub fn evaluate(&self, acc: &Accumulator, stm: Color, pieces: u32) -> i32 {
+        let bucket = if self.w2.len() == 1 {
+            0
+        } else {
+            output_bucket(pieces)
+        };
         let us = &acc.0[stm.index()];
         let them = &acc.0[stm.flip().index()];
-        let sum = simd::screlu_dot(us, &self.w2[0]) + simd::screlu_dot(them, &self.w2[1]);
-        let out = sum / i64::from(QA) + i64::from(self.b2);
+        let w2 = &self.w2[bucket];
+        let sum = simd::screlu_dot(us, &w2[0]) + simd::screlu_dot(them, &w2[1]);
+        let out = sum / i64::from(QA) + i64::from(self.b2[bucket]);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
@@ -174,7 +225,7 @@ impl Network {
 /// move's view, within the hand-written evaluation's bounds.
 #[inline]
 pub fn evaluate(pos: &Position, stack: &AccumulatorStack) -> i32 {
-    let v = NETWORK.evaluate(stack.top(), pos.side_to_move());
+    let v = NETWORK.evaluate(stack.top(), pos.side_to_move(), pos.occupied().count());
     v.clamp(-super::eval::MAX_EVAL, super::eval::MAX_EVAL)
 }
 
@@ -341,6 +392,45 @@ mod tests {
         assert_eq!(net.to_bytes(), EMBEDDED);
         assert!(Network::from_bytes(&EMBEDDED[..EMBEDDED.len() - 1]).is_err());
         assert!(Network::from_bytes(b"JIANGNN0").is_err());
+        assert!(Network::from_bytes(b"JIANGNN2").is_err());
+    }
+
+    /// A bucketed network round-trips through its file form, and each position is
+    /// evaluated by the bucket of its piece count.
+    #[test]
+    fn output_buckets_round_trip_and_select_by_piece_count() {
+        let single = Network::from_bytes(EMBEDDED).expect("embedded network");
+        let mut net = Network {
+            w1: single.w1.clone(),
+            b1: single.b1,
+            w2: vec![single.w2[0]; OUTPUT_BUCKETS],
+            b2: vec![single.b2[0]; OUTPUT_BUCKETS],
+        };
+        // Bucket 7 (30-32 pieces) gets a different bias: only full boards change.
+        net.b2[7] += QA * QB;
+        let bytes = net.to_bytes();
+        assert!(bytes.starts_with(MAGIC_BUCKETS));
+        let back = Network::from_bytes(&bytes).expect("bucketed network");
+        assert_eq!(back.to_bytes(), bytes);
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        let mut wrong = bytes.clone();
+        wrong[12] = 3; // bucket count
+        assert!(Network::from_bytes(&wrong).is_err());
+
+        let start = Position::startpos();
+        let acc = back.refresh(&start);
+        let pieces = start.occupied().count();
+        assert_eq!(output_bucket(pieces), 7);
+        assert_eq!(output_bucket(2), 0);
+        assert_eq!(output_bucket(29), 6);
+        // One unit of output more (up to the integer division's rounding).
+        let diff =
+            back.evaluate(&acc, Color::Red, pieces) - single.evaluate(&acc, Color::Red, pieces);
+        assert!((diff - SCALE).abs() <= 1, "{diff}");
+        assert_eq!(
+            back.evaluate(&acc, Color::Red, 20),
+            single.evaluate(&acc, Color::Red, 20)
+        );
     }
 
     #[test]
@@ -349,7 +439,7 @@ mod tests {
         let pos = Position::startpos();
         let acc = net.refresh(&pos);
         for r in &acc.0 {
-            for w in &net.w2 {
+            for w in net.w2.iter().flatten() {
                 assert_eq!(simd::screlu_dot(r, w), simd_portable(r, w));
             }
         }
