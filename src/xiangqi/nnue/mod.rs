@@ -399,12 +399,32 @@ mod tests {
     /// evaluated by the bucket of its piece count.
     #[test]
     fn output_buckets_round_trip_and_select_by_piece_count() {
-        let single = Network::from_bytes(EMBEDDED).expect("embedded network");
+        // From the embedded network's last output: a one-output network, and a bucketed
+        // one whose buckets are all copies of that output.
+        let embedded = Network::from_bytes(EMBEDDED).expect("embedded network");
+        let (w2, b2) = (
+            embedded.w2[embedded.w2.len() - 1],
+            embedded.b2[embedded.b2.len() - 1],
+        );
+        let single = Network {
+            w1: embedded.w1.clone(),
+            b1: embedded.b1,
+            w2: vec![w2],
+            b2: vec![b2],
+        };
+        let single_bytes = single.to_bytes();
+        assert!(single_bytes.starts_with(MAGIC));
+        assert_eq!(
+            Network::from_bytes(&single_bytes)
+                .expect("one-output network")
+                .to_bytes(),
+            single_bytes
+        );
         let mut net = Network {
-            w1: single.w1.clone(),
-            b1: single.b1,
-            w2: vec![single.w2[0]; OUTPUT_BUCKETS],
-            b2: vec![single.b2[0]; OUTPUT_BUCKETS],
+            w1: embedded.w1.clone(),
+            b1: embedded.b1,
+            w2: vec![w2; OUTPUT_BUCKETS],
+            b2: vec![b2; OUTPUT_BUCKETS],
         };
         // Bucket 7 (30-32 pieces) gets a different bias: only full boards change.
         net.b2[7] += QA * QB;
