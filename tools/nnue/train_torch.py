@@ -377,10 +377,7 @@ def train(args, feats, score, result):
         for h in range(2):
             acc = first_layer(f[:, h]) + P["b1"]
             c = acc.clamp(0.0, 1.0)
-            if nb == 1:
-                out = out + (c * c) @ P["w2"][0, h]
-            else:
-                out = out + ((c * c) * P["w2"][bk, h]).sum(1)
+            out = out + ((c * c) * P["w2"][bk, h]).sum(1)
         return out
 
     def loss_of(out, idx):

@@ -268,11 +268,7 @@ impl Params {
     /// The output bucket of a sample.
     #[inline(always)]
     fn bucket(&self, s: &Sample) -> usize {
-        if self.buckets() == 1 {
-            0
-        } else {
-            output_bucket(u32::from(s.count))
-        }
+        output_bucket(self.buckets(), u32::from(s.count))
     }
 
     fn random(rng: &mut Xoshiro256PlusPlus, buckets: usize) -> Params {
@@ -521,50 +517,22 @@ impl Adam {
         self.t += 1;
         let c1 = 1.0 - B1.powi(self.t);
         let c2 = 1.0 - B2.powi(self.t);
-        let upd = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, limit: f32| {
-            let g = g * scale;
-            *m = B1 * *m + (1.0 - B1) * g;
-            *v = B2 * *v + (1.0 - B2) * g * g;
-            let step = (*m / c1) / ((*v / c2).sqrt() + EPS);
-            *w -= lr * (step + wd * *w);
-            *w = w.clamp(-limit, limit);
+        // One AdamW step for each weight of a tensor, clipped to `limit`.
+        let upd = |w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], limit: f32| {
+            for i in 0..w.len() {
+                let g = g[i] * scale;
+                m[i] = B1 * m[i] + (1.0 - B1) * g;
+                v[i] = B2 * v[i] + (1.0 - B2) * g * g;
+                let step = (m[i] / c1) / ((v[i] / c2).sqrt() + EPS);
+                w[i] -= lr * (step + wd * w[i]);
+                w[i] = w[i].clamp(-limit, limit);
+            }
         };
-        for i in 0..p.w1.len() {
-            upd(
-                &mut p.w1[i],
-                g.w1[i],
-                &mut self.m.w1[i],
-                &mut self.v.w1[i],
-                W1_LIMIT,
-            );
-        }
-        for i in 0..p.b1.len() {
-            upd(
-                &mut p.b1[i],
-                g.b1[i],
-                &mut self.m.b1[i],
-                &mut self.v.b1[i],
-                60.0,
-            );
-        }
-        for i in 0..p.w2.len() {
-            upd(
-                &mut p.w2[i],
-                g.w2[i],
-                &mut self.m.w2[i],
-                &mut self.v.w2[i],
-                W2_LIMIT,
-            );
-        }
-        for i in 0..p.b2.len() {
-            upd(
-                &mut p.b2[i],
-                g.b2[i],
-                &mut self.m.b2[i],
-                &mut self.v.b2[i],
-                60.0,
-            );
-        }
+        let (m, v) = (&mut self.m, &mut self.v);
+        upd(&mut p.w1, &g.w1, &mut m.w1, &mut v.w1, W1_LIMIT);
+        upd(&mut p.b1, &g.b1, &mut m.b1, &mut v.b1, 60.0);
+        upd(&mut p.w2, &g.w2, &mut m.w2, &mut v.w2, W2_LIMIT);
+        upd(&mut p.b2, &g.b2, &mut m.b2, &mut v.b2, 60.0);
     }
 }
 
@@ -805,14 +773,8 @@ mod tests {
                 let [ref mut f0, ref mut f1] = fs;
                 features(&s, false, f0, f1);
                 let bucket = q.bucket(&s);
-                assert_eq!(
-                    bucket,
-                    if buckets == 1 {
-                        0
-                    } else {
-                        output_bucket(pieces)
-                    }
-                );
+                // The sample's piece count is the engine's.
+                assert_eq!(bucket, output_bucket(buckets, pieces));
                 let mut out = q.b2[bucket] as f64;
                 for h in 0..2 {
                     let mut acc: Vec<f64> = q.b1.iter().map(|&v| v as f64).collect();

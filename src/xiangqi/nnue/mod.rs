@@ -61,11 +61,16 @@ pub const MAGIC_BUCKETS: &[u8; 8] = b"JIANGNN2";
 /// Output buckets of a bucketed network.
 pub const OUTPUT_BUCKETS: usize = 8;
 
-/// The output bucket of a position with `pieces` pieces on the board (kings included):
-/// four piece counts a bucket, from bare kings to the full 32.
+/// The output (of a network with `buckets` outputs: 1 or [`OUTPUT_BUCKETS`]) that evaluates
+/// a position with `pieces` pieces on the board (kings included): four piece counts a
+/// bucket, from bare kings to the full 32. The engine and the trainers share this rule.
 #[inline(always)]
-pub fn output_bucket(pieces: u32) -> usize {
-    (pieces.saturating_sub(2) as usize / 4).min(OUTPUT_BUCKETS - 1)
+pub fn output_bucket(buckets: usize, pieces: u32) -> usize {
+    if buckets == 1 {
+        0
+    } else {
+        (pieces.saturating_sub(2) as usize / 4).min(OUTPUT_BUCKETS - 1)
+    }
 }
 
 /// The network built into the binary.
@@ -207,11 +212,7 @@ impl Network {
     /// board, in evaluation units.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, stm: Color, pieces: u32) -> i32 {
-        let bucket = if self.w2.len() == 1 {
-            0
-        } else {
-            output_bucket(pieces)
-        };
+        let bucket = output_bucket(self.w2.len(), pieces);
         let us = &acc.0[stm.index()];
         let them = &acc.0[stm.flip().index()];
         let w2 = &self.w2[bucket];
@@ -440,9 +441,10 @@ mod tests {
         let start = Position::startpos();
         let acc = back.refresh(&start);
         let pieces = start.occupied().count();
-        assert_eq!(output_bucket(pieces), 7);
-        assert_eq!(output_bucket(2), 0);
-        assert_eq!(output_bucket(29), 6);
+        assert_eq!(output_bucket(OUTPUT_BUCKETS, pieces), 7);
+        assert_eq!(output_bucket(OUTPUT_BUCKETS, 2), 0);
+        assert_eq!(output_bucket(OUTPUT_BUCKETS, 29), 6);
+        assert_eq!(output_bucket(1, pieces), 0);
         // One unit of output more (up to the integer division's rounding).
         let diff =
             back.evaluate(&acc, Color::Red, pieces) - single.evaluate(&acc, Color::Red, pieces);
