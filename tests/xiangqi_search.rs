@@ -129,6 +129,34 @@ fn shortest_mates_behind_king_facing_exchanges() {
     }
 }
 
+/// Mates from the deep set (`tools/xiangqi/mates-deep.txt`, mates in 6 and 7) in decided
+/// positions, each starting with a quiet move that the search used to try only in a
+/// null-window search against a best line already scored far ahead: a defender whose
+/// evaluation looked no worse than that line, or who passed (null move), was cut off
+/// before the mate showed, and no budget found them (16M nodes). Without the
+/// evaluation-trusting cuts beyond `DECIDED` each is found well inside 1,000,000 nodes.
+#[test]
+fn mates_behind_a_quiet_move_in_decided_positions() {
+    let limits = Limits {
+        nodes: Some(1_000_000),
+        ..Limits::default()
+    };
+    for (fen, mate) in [
+        // A king step first: e0d0.
+        (
+            "2bak1r2/2r1a4/4b4/p4N3/2PR3R1/P3C1P1p/4P1c2/4C4/4A4/c3KAB2 w - - 4 25",
+            6,
+        ),
+        ("2b1k4/4a4/9/9/7RP/2B6/P8/5K3/2c1r4/2n3B2 b - - 1 60", 6),
+        (
+            "2b1ka3/4a4/2n1b4/4pR3/6p2/3R5/4P3P/3AB4/4K4/3r1c1r1 b - - 6 43",
+            7,
+        ),
+    ] {
+        assert_mate_with(fen, &limits, mate, None);
+    }
+}
+
 /// A timed search that has found a mate longer than one keeps deepening (a shorter mate
 /// may still turn up) until its time or the depth limit ends it; it used to stop as soon
 /// as the mate was shorter than the iteration depth.
