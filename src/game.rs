@@ -203,6 +203,12 @@ pub trait Game: Rules {
     /// evasions; deeper, it stands pat like any other quiescence node. Unlimited where
     /// evasions are few (Xiangqi); games whose pieces all slide far need a bound.
     const QSEARCH_EVASION_PLIES: usize = usize::MAX;
+    /// A score (the evaluation's units) beyond which, for either side, the search treats
+    /// the game as decided: the cuts that trust the static evaluation against beta
+    /// (reverse futility, null move, ProbCut) stay out of such windows, where the
+    /// evaluation no longer tells the moves apart and only the tree (a mate) does. By
+    /// default nothing short of a mate counts as decided.
+    const DECIDED_SCORE: i32 = i32::MAX;
 
     /// Zobrist key of the position (side to move included).
     fn key(&self) -> u64;

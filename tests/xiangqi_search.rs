@@ -134,7 +134,7 @@ fn shortest_mates_behind_king_facing_exchanges() {
 /// null-window search against a best line already scored far ahead: a defender whose
 /// evaluation looked no worse than that line, or who passed (null move), was cut off
 /// before the mate showed, and no budget found them (16M nodes). Without the
-/// evaluation-trusting cuts beyond `DECIDED` each is found well inside 1,000,000 nodes.
+/// evaluation-trusting cuts beyond `Game::DECIDED_SCORE` each is found well inside 1,000,000 nodes.
 #[test]
 fn mates_behind_a_quiet_move_in_decided_positions() {
     let limits = Limits {

@@ -10,14 +10,6 @@ use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND};
 use once_cell::sync::Lazy;
 use std::sync::atomic::Ordering;
 
-/// A window beyond this score, for either side, belongs to a decided game: the cuts that
-/// trust the static evaluation against beta (reverse futility, null move, ProbCut) stay
-/// out there. At such scores the evaluation no longer tells the moves apart, only the tree
-/// does (a mate): a defender whose evaluation is not quite as bad as the best line's, or
-/// who passes, was cut off before the mate behind the attacker's late quiet move showed
-/// (issue 24's deep mates at 3M nodes: 33 of 46 with those cuts, 44 without them here).
-const DECIDED: i32 = 1500;
-
 /// Late-move reduction table `[depth][move number]`, in plies.
 static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0u8; 64]; 64];
@@ -635,7 +627,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
-        if !PV && !in_check && excluded.is_none() && beta.abs() < DECIDED {
+        // Beyond the game's decided score the cuts below, which trust the static
+        // evaluation against beta, stay out (`Game::DECIDED_SCORE`); short of a mate
+        // otherwise.
+        let decided = G::DECIDED_SCORE.min(MATE_BOUND);
+        if !PV && !in_check && excluded.is_none() && beta.abs() < decided {
             // Reverse futility pruning.
             if depth <= 7 && eval - rfp_margin(depth, improving) >= beta {
                 stat!(Rfp);
@@ -675,7 +671,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             && !in_check
             && excluded.is_none()
             && depth >= 5
-            && beta.abs() < DECIDED
+            && beta.abs() < decided
             && !tt.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta)
         {
             let mut picker = MovePicker::<G>::new_qsearch(pos, tt_move, false);
