@@ -627,9 +627,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
-        // Beyond the game's decided score the cuts below, which trust the static
-        // evaluation against beta, stay out (`Game::DECIDED_SCORE`); short of a mate
-        // otherwise.
+        // The cuts below trust the static evaluation against beta: not in a decided
+        // window (`Game::DECIDED_SCORE`), nor in a mate window.
         let decided = G::DECIDED_SCORE.min(MATE_BOUND);
         if !PV && !in_check && excluded.is_none() && beta.abs() < decided {
             // Reverse futility pruning.
