@@ -860,7 +860,8 @@ fn xboard_multi_leg_moves() {
         Ok("d4d2w".into())
     );
     // Coordinator double capture (example 9): the freezer f2 (worth more) is told, the
-    // pincer b6 stays on XBoard's board as a ghost; Black's next quiet move clears it.
+    // pincer b6 stays on XBoard's board as a ghost; Black's next quiet move clears it
+    // (a ghost of Black's own colour: XBoard relays that move in its castling form).
     let base = "7k/8/1p6/8/8/2C5/1K3f2/8 w - - 0 1";
     let mut p = pos(base);
     let told = text_of(&p, Some(base), &[], "c3f6");
@@ -877,6 +878,31 @@ fn xboard_multi_leg_moves() {
     );
     let seen2 = vec![seen[0].clone(), "h8b6,b6h7".to_string()];
     assert_eq!(text_of(&q, Some(base), &seen2, "b2b3"), "b2b3");
+    // The same move as XBoard 4.9.1 relays it to the other engine (castling form: the
+    // whole move, then the middle square and the "rook's" square beside the destination,
+    // here off the board), and the record of it: the ghost is gone there too.
+    assert_eq!(
+        p.parse_legal_move("h8h7,b6i7").map(|m| m.to_string()),
+        Ok("h8h7".into())
+    );
+    let relayed = vec![seen[0].clone(), "h8h7,b6i7".to_string()];
+    assert_eq!(text_of(&q, Some(base), &relayed, "b2b3"), "b2b3");
+    // Not the castling form: the side square elsewhere, the middle square the destination.
+    assert!(p.parse_legal_move("h8h7,b6g7").is_err());
+    assert!(p.parse_legal_move("h8h7,h7i7").is_err());
+    // Ghosts of both colours (a person's plain captures): each side names the other
+    // side's ghost, which XBoard relays in the ordinary form.
+    let base = "7k/8/2w5/3Pp3/5W2/8/8/K7 w - - 0 1";
+    let mut p = pos(base);
+    p.make_move(p.parse_legal_move("f4g3").expect("withdraws from e5"));
+    p.make_move(p.parse_legal_move("c6b7").expect("withdraws from d5"));
+    assert_eq!(p.to_fen(), "7k/1w6/8/8/8/6W1/8/K7 w - - 0 2");
+    let mut seen = vec!["f4g3".to_string(), "c6b7".to_string()];
+    let told = text_of(&p, Some(base), &seen, "a1a2");
+    assert_eq!(told, "a1e5,e5a2", "Black's ghost e5, not White's d5");
+    p.make_move(p.parse_legal_move(&told).expect("reads back"));
+    seen.push(told);
+    assert_eq!(text_of(&p, Some(base), &seen, "h8h7"), "h8d5,d5h7");
     // A person's plain capture in XBoard (no legs) leaves its victim as a ghost too.
     let base = "7k/8/8/3p4/3W4/8/8/K7 w - - 0 1";
     let mut p = pos(base);

@@ -24,13 +24,24 @@
 //! captures are made, and XBoard's drawing of them waits for jiang's next move as
 //! ghosts do) or multi-leg: the legs must join up, and each middle square must hold a
 //! piece the move captures or be empty (a ghost XBoard removes).
+//!
+//! One exception, XBoard's **castling form**: when the middle square shows a piece of the
+//! mover's own colour (a ghost of its side; for Black also an empty square), XBoard 4.9.1
+//! takes the move for castling when it relays it to the other engine and rewrites
+//! `g6g5,g5h5` as `g6h5,g5g5`: the whole move first, then the middle square and a square
+//! beside the destination (XBoard's square for a castling rook, on the destination's rank,
+//! possibly off the board). Such a move is read as the move from the first square to
+//! the second with the third as its middle square. jiang names such a ghost only when no
+//! ghost of the other colour is shown, so that a relay stays in the plain form when it can
+//! (a person's capture leaves only ghosts of jiang's colour, and XBoard's own board removes
+//! them rightly whichever form is relayed).
 
 use super::bitboard::{bit, squares, Bitboard};
 use super::eval::piece_value;
 use super::fen::START_FEN;
 use super::movegen::legal_moves;
 use super::position::Position;
-use super::types::{Move, Square};
+use super::types::{Color, Move, Square};
 use crate::common::MoveError;
 use crate::game::XboardVariant;
 
@@ -60,13 +71,17 @@ struct Legs {
 }
 
 /// Reads `d4d5,d5d1` (two or more legs that join up: each leg starts where the previous
-/// one ended) or a plain `d4d1` / `d4d2c`.
+/// one ended), a plain `d4d1` / `d4d2c`, or XBoard's castling form `g6h5,g5g5` (module
+/// docs), read as g6, g5, h5.
 fn read_legs(text: &str) -> Option<Legs> {
     let t = text.trim();
     if !t.is_ascii() || t.is_empty() {
         return None;
     }
     let legs: Vec<&str> = t.split(',').collect();
+    if let Some(legs) = read_castling_form(&legs) {
+        return Some(legs);
+    }
     let mut out = vec![];
     let mut suffix = None;
     for (i, leg) in legs.iter().enumerate() {
@@ -90,6 +105,33 @@ fn read_legs(text: &str) -> Option<Legs> {
     Some(Legs {
         squares: out,
         suffix,
+    })
+}
+
+/// XBoard's castling form of a two-leg move (module docs): `FROM TO , MIDDLE SIDE`, where
+/// SIDE is on TO's rank one file from TO towards FROM's side of MIDDLE (XBoard writes it
+/// even off the board: file `i` or the character before `a`). The legs do not join up, so
+/// this never reads a move of the ordinary form differently.
+fn read_castling_form(legs: &[&str]) -> Option<Legs> {
+    let [first, second] = legs else {
+        return None;
+    };
+    if first.len() != 4 || second.len() != 4 {
+        return None;
+    }
+    let from = Square::parse(&first[0..2])?;
+    let to = Square::parse(&first[2..4])?;
+    let middle = Square::parse(&second[0..2])?;
+    if middle == to || middle == from {
+        return None;
+    }
+    let side = second.as_bytes();
+    let step: i32 = if from.file() > middle.file() { 1 } else { -1 };
+    let side_file = i32::from(side[2]) - i32::from(b'a');
+    let side_rank = i32::from(side[3]) - i32::from(b'1');
+    (side_file == to.file() + step && side_rank == to.rank()).then(|| Legs {
+        squares: vec![from, middle, to],
+        suffix: None,
     })
 }
 
@@ -146,20 +188,30 @@ pub fn parse_multi_leg(pos: &Position, text: &str) -> Result<Move, MoveError> {
     }
 }
 
-/// The occupied squares as XBoard shows them after the moves `seen` (as it was told
-/// them) from `base` (or the start position): each move empties its start and middle
-/// squares and fills its last one. `None` if the record cannot be read.
-fn shown_occupancy(base: Option<&str>, seen: &[String]) -> Option<Bitboard> {
+/// The squares XBoard shows occupied, and which of them hold White's pieces, after the
+/// moves `seen` (as it was told them) from `base` (or the start position): each move
+/// empties its start and middle squares and puts the piece of its start on its last one.
+/// `None` if the record cannot be read.
+fn shown_board(base: Option<&str>, seen: &[String]) -> Option<(Bitboard, Bitboard)> {
     let start = Position::from_fen(base.unwrap_or(START_FEN)).ok()?;
     let mut occ = start.board().occ;
+    let mut white = start.board().colors[Color::White.index()];
     for text in seen {
         let legs = read_legs(text)?;
+        let (&first, &last) = (legs.squares.first()?, legs.squares.last()?);
+        let mover_is_white = white & bit(first) != 0;
         for &s in &legs.squares[..legs.squares.len() - 1] {
             occ &= !bit(s);
+            white &= !bit(s);
         }
-        occ |= bit(*legs.squares.last()?);
+        occ |= bit(last);
+        if mover_is_white {
+            white |= bit(last);
+        } else {
+            white &= !bit(last);
+        }
     }
-    Some(occ)
+    Some((occ, white))
 }
 
 /// Every legal move of `pos` and how XBoard is told it (module docs): a move that
@@ -168,7 +220,15 @@ fn shown_occupancy(base: Option<&str>, seen: &[String]) -> Option<Bitboard> {
 /// written plainly, without the imitator's suffix.
 pub fn xboard_moves(pos: &Position, base: Option<&str>, seen: &[String]) -> Vec<(Move, String)> {
     let real = pos.board().occ;
-    let ghosts = shown_occupancy(base, seen).map_or(0, |shown| shown & !real);
+    let (shown, shown_white) = shown_board(base, seen).unwrap_or((real, 0));
+    let ghosts = shown & !real;
+    // A ghost of the mover's colour makes XBoard relay the move in its castling form
+    // (module docs): name one only when XBoard shows no ghost of the other colour.
+    let theirs = match pos.side_to_move() {
+        Color::White => ghosts & !shown_white,
+        Color::Black => ghosts & shown_white,
+    };
+    let ghost_order = [theirs, ghosts & !theirs];
     legal_moves(pos)
         .into_iter()
         .map(|m| {
@@ -179,7 +239,11 @@ pub fn xboard_moves(pos: &Position, base: Option<&str>, seen: &[String]) -> Vec<
                     -(s.index() as i32),
                 )
             });
-            let middle = victim.or_else(|| squares(ghosts & !bit(m.to())).next());
+            let middle = victim.or_else(|| {
+                ghost_order
+                    .iter()
+                    .find_map(|&g| squares(g & !bit(m.to())).next())
+            });
             let text = match middle {
                 Some(k) => format!("{}{k},{k}{}", m.from(), m.to()),
                 None => format!("{}{}", m.from(), m.to()),
