@@ -95,6 +95,27 @@ fn cecp_tells_xboard_captures_as_multi_leg_moves() {
     assert_no_panic(&e);
 }
 
+/// The other engine's answer through its own side's ghost (b6, Black's pincer), as XBoard
+/// 4.9.1 relays it: in the form it uses for castling (`h8b6,b6h7` arrives as
+/// `h8h7,b6i7`). It is read as h8h7, and the ghost is gone from the engine's record of
+/// XBoard's board: its next quiet move is told plainly.
+#[test]
+fn cecp_reads_xboards_castling_form_of_a_relayed_move() {
+    let mut e = cecp_baroque();
+    e.send("force");
+    e.send("setboard 7k/8/1p6/8/8/2C5/1K3f2/8 w - - 0 1");
+    e.send("usermove c3f2,f2f6");
+    e.send("usermove h8h7,b6i7");
+    assert!(ping(&mut e, 2).is_empty(), "no error line");
+    let fen = fen_shown(&mut e, &mut |e| ping(e, 3));
+    assert!(fen.starts_with("8/7k/5C2/8/8/8/1K6/8 w"), "{fen}");
+    e.send("sd 2");
+    e.send("go");
+    let (mv, _) = engine_move(&mut e, 4);
+    assert!(!mv.contains(','), "no ghost left to clear: {mv}");
+    assert_no_panic(&e);
+}
+
 #[test]
 fn cecp_bad_input_changes_nothing() {
     let mut e = cecp_baroque();

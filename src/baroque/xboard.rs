@@ -109,9 +109,9 @@ fn read_legs(text: &str) -> Option<Legs> {
 }
 
 /// XBoard's castling form of a two-leg move (module docs): `FROM TO , MIDDLE SIDE`, where
-/// SIDE is on TO's rank one file from TO towards FROM's side of MIDDLE (XBoard writes it
-/// even off the board: file `i` or the character before `a`). The legs do not join up, so
-/// this never reads a move of the ordinary form differently.
+/// SIDE is on TO's rank, one file after TO if FROM's file is after MIDDLE's and one file
+/// before it otherwise (XBoard writes it even off the board: file `i` or the character
+/// before `a`). The legs do not join up, so no move of the ordinary form reads as this.
 fn read_castling_form(legs: &[&str]) -> Option<Legs> {
     let [first, second] = legs else {
         return None;
