@@ -478,7 +478,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                 let mut r = 0;
                 let n = i - first;
                 if depth >= 3 && n >= 3 && !in_check && !gives_check && !is_capture {
-                    r = (lmr(depth, n) - 1).clamp(0, new_depth - 1);
+                    // One ply less once the best line is decided: a quiet late move
+                    // can then only matter by mating, which needs the depth.
+                    let decided = alpha >= G::DECIDED_SCORE.min(MATE_BOUND);
+                    r = (lmr(depth, n) - 1 - i32::from(decided)).clamp(0, new_depth - 1);
                 }
                 score = -self.negamax::<false>(pos, new_depth - r, -alpha - 1, -alpha, 1, true);
                 if score > alpha && r > 0 {
