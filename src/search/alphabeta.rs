@@ -26,6 +26,13 @@ fn lmr(depth: i32, moves: usize) -> i32 {
     LMR[(depth as usize).min(63)][moves.min(63)] as i32
 }
 
+/// The score from which the search treats the game as decided (`Game::DECIDED_SCORE`, at
+/// most a mate score).
+#[inline(always)]
+fn decided_score<G: Game>() -> i32 {
+    G::DECIDED_SCORE.min(MATE_BOUND)
+}
+
 /// Reverse futility margin: a static eval this far above beta at low depth fails high.
 #[inline(always)]
 fn rfp_margin(depth: i32, improving: bool) -> i32 {
@@ -480,7 +487,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 if depth >= 3 && n >= 3 && !in_check && !gives_check && !is_capture {
                     // One ply less once the best line is decided: a quiet late move
                     // can then only matter by mating, which needs the depth.
-                    let decided = alpha >= G::DECIDED_SCORE.min(MATE_BOUND);
+                    let decided = alpha >= decided_score::<G>();
                     r = (lmr(depth, n) - 1 - i32::from(decided)).clamp(0, new_depth - 1);
                 }
                 score = -self.negamax::<false>(pos, new_depth - r, -alpha - 1, -alpha, 1, true);
@@ -632,7 +639,7 @@ impl<'a, G: Game> Searcher<'a, G> {
 
         // The cuts below trust the static evaluation against beta: not in a decided
         // window (`Game::DECIDED_SCORE`), nor in a mate window.
-        let decided = G::DECIDED_SCORE.min(MATE_BOUND);
+        let decided = decided_score::<G>();
         if !PV && !in_check && excluded.is_none() && beta.abs() < decided {
             // Reverse futility pruning.
             if depth <= 7 && eval - rfp_margin(depth, improving) >= beta {
