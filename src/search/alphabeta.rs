@@ -866,7 +866,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r -= i32::from(gives_check);
                     r -= i32::from(in_check);
                     r += i32::from(!improving);
-                    r += i32::from(cut_node);
+                    // An expected cut node gets one more ply of reduction, but not
+                    // once alpha is a mate: there the side to move only looks for a
+                    // shorter mate, most of its moves fail low rather than cut, and
+                    // the shorter mate runs through the moves this would cut short.
+                    r += i32::from(cut_node && alpha < MATE_BOUND);
                     r -= hist / 8000;
                     r = r.clamp(0, new_depth - 1);
                     if r > 0 {
