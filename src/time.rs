@@ -35,7 +35,8 @@ pub struct Budget {
 pub struct TimeSettings {
     /// Longest a move may ever take, from `go` to `bestmove` (default 10 s).
     pub max_move_time: Duration,
-    /// Time lost per move to process, pipe and GUI overhead.
+    /// Time lost per move to process, pipe and GUI overhead, kept back on a clock (a
+    /// fixed `movetime` is spent in full).
     pub move_overhead: Duration,
 }
 
@@ -58,7 +59,10 @@ pub fn budget(clock: &Clock, settings: &TimeSettings) -> Option<Budget> {
     let overhead = settings.move_overhead;
     let at_least_1ms = |d: Duration| d.max(Duration::from_millis(1));
     if let Some(mt) = clock.move_time {
-        let hard = at_least_1ms(mt.saturating_sub(overhead)).min(cap);
+        // A fixed time per move is spent in full, as Stockfish and Pikafish do: the GUI
+        // asked for this long and judges no clock, so the overhead (kept for clocks) is
+        // not taken off it. The cap still holds.
+        let hard = at_least_1ms(mt).min(cap);
         return Some(Budget { soft: None, hard });
     }
     let left = clock.time_left?;
@@ -216,7 +220,7 @@ mod tests {
             &s,
         )
         .unwrap();
-        assert_eq!(b.hard, ms(200) - s.move_overhead);
+        assert_eq!(b.hard, ms(200));
         let b = budget(
             &Clock {
                 move_time: Some(ms(60_000)),

@@ -609,7 +609,12 @@ impl Session {
         };
         match self.cecp.tc {
             TimeControl::Unset => go.time_left = self.cecp.time,
-            TimeControl::PerMove(d) => go.move_time = Some(d),
+            // XBoard runs a clock of `st` seconds for every move and flags it when it
+            // runs out: unlike UCI's `movetime`, the overhead is kept back.
+            TimeControl::PerMove(d) => {
+                let kept = d.saturating_sub(self.engine.settings.move_overhead);
+                go.move_time = Some(kept.max(Duration::from_millis(1)));
+            }
             TimeControl::Level { moves, base, inc } => {
                 go.time_left = self.cecp.time.or((base > Duration::ZERO).then_some(base));
                 go.increment = Some(inc);
@@ -731,6 +736,22 @@ mod tests {
         assert_eq!(centiseconds("500"), Some(Duration::from_secs(5)));
         assert_eq!(centiseconds("-40"), Some(Duration::ZERO));
         assert_eq!(centiseconds("soon"), None);
+    }
+
+    #[test]
+    fn st_keeps_the_move_overhead_back() {
+        // XBoard flags a move that overruns `st`; UCI's `movetime` is spent in full.
+        let mut session = Session::new();
+        session.cecp.tc = TimeControl::PerMove(Duration::from_secs(1));
+        let overhead = session.engine.settings.move_overhead;
+        assert!(overhead > Duration::ZERO);
+        let go = session.cecp_go_command();
+        assert_eq!(go.move_time, Some(Duration::from_secs(1) - overhead));
+        session.cecp.tc = TimeControl::PerMove(Duration::from_millis(1));
+        assert_eq!(
+            session.cecp_go_command().move_time,
+            Some(Duration::from_millis(1))
+        );
     }
 
     #[test]
