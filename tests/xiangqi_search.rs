@@ -158,6 +158,21 @@ fn mates_behind_a_quiet_move_in_decided_positions() {
     }
 }
 
+/// A shorter mate behind a longer one (the deep set's hardest): the mate in 8 starts
+/// `f7c7 b1d1 c7c8`, the mate in 7 `f7c7 b1d1 c7c9`, a later move. Once alpha is a mate
+/// the side to move mostly fails low, and the extra reduction for an expected cut node
+/// cut the shorter mate's lines short: the engine (Hash 64) took 7.6M nodes (depth 17) to
+/// report the mate in 7, and takes about 0.73M without that reduction there.
+#[test]
+fn a_shorter_mate_after_a_longer_one() {
+    let limits = Limits {
+        nodes: Some(1_500_000),
+        ..Limits::default()
+    };
+    let fen = "4kar2/4aP3/5R1P1/4R4/9/9/4P4/4B4/1r2A4/3CKAB1c w - - 13 68";
+    assert_mate_with(fen, &limits, 7, Some("f7c7"));
+}
+
 /// A timed search that has found a mate longer than one keeps deepening (a shorter mate
 /// may still turn up) until its time or the depth limit ends it; it used to stop as soon
 /// as the mate was shorter than the iteration depth.
