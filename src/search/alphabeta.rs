@@ -546,6 +546,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.stack[ply].mv = Some(m);
         self.stack[ply].hist_idx = pos.history_index(m);
         pos.make_move(m);
+        // The child probes the table first thing: start loading its bucket now, so the
+        // memory latency overlaps the child's entry checks and evaluation.
+        self.shared.tt.prefetch(pos.key());
     }
 
     /// Bookkeeping on entering any node: counts it, and returns a score when the node
@@ -1028,6 +1031,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             pos.make_move(m);
+            self.shared.tt.prefetch(pos.key());
             let score = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1, qdepth + 1);
             pos.unmake_move(m);
             if self.stopped {
