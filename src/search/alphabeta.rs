@@ -545,6 +545,12 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn play(&mut self, pos: &mut G, ply: usize, m: G::Move) {
         self.stack[ply].mv = Some(m);
         self.stack[ply].hist_idx = pos.history_index(m);
+        self.make(pos, m);
+    }
+
+    /// Makes `m` (quiescence, which keeps no stack, calls this directly).
+    #[inline(always)]
+    fn make(&self, pos: &mut G, m: G::Move) {
         pos.make_move(m);
         // The child probes the table first thing: start loading its bucket now, so the
         // memory latency overlaps the child's entry checks and evaluation.
@@ -1030,8 +1036,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     continue;
                 }
             }
-            pos.make_move(m);
-            self.shared.tt.prefetch(pos.key());
+            self.make(pos, m);
             let score = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1, qdepth + 1);
             pos.unmake_move(m);
             if self.stopped {
