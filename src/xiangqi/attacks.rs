@@ -452,6 +452,29 @@ const fn build_lines() -> [Bitboard; 90] {
 /// The other squares of a square's rank and file.
 pub static LINES: [Bitboard; 90] = build_lines();
 
+/// `DISCOVERY[k]`: the squares a piece may leave to uncover an attack on a king at `k`
+/// (its rank and file for chariots, cannons and the facing king; its diagonal neighbours,
+/// the legs of horses that attack it). `gives_check` skips the discovered-check work for
+/// any other move (a piece arriving off `k`'s lines cannot uncover anything either).
+pub static DISCOVERY: [Bitboard; 90] = {
+    let lines = build_lines();
+    let mut t = [Bitboard::EMPTY; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        let mut bb = lines[sq].0;
+        let mut i = 0;
+        while i < 4 {
+            let (df, dr) = DIAG[i];
+            bb |= sq_bit(f + df, r + dr);
+            i += 1;
+        }
+        t[sq] = Bitboard(bb);
+        sq += 1;
+    }
+    t
+};
+
 /// `AHEAD[color][sq]`: the points strictly in front of `sq` (towards the enemy) on its
 /// file, for `color`'s king (the evaluation's open king file), without 128-bit shifts.
 pub static AHEAD: [[Bitboard; 90]; 2] = {

@@ -16,7 +16,7 @@
 
 use super::attacks::{
     cannon_captures, chariot_attacks, elephant_attacks, horse_attacks, ADVISOR_STEPS, BETWEEN,
-    HORSE_ATTACKERS, KING_STEPS, LINES, SOLDIER_STEPS,
+    DISCOVERY, HORSE_ATTACKERS, KING_STEPS, LINES, SOLDIER_STEPS,
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
@@ -346,6 +346,11 @@ impl Position {
         let ksq = self.king_square(us.flip());
         let k = ksq.index();
         let (from, to) = (m.from(), m.to());
+        // Most moves neither leave a square that could uncover the king nor arrive on its
+        // lines (a new cannon screen).
+        if !DISCOVERY[k].has(from) && !LINES[k].has(to) {
+            return false;
+        }
         let occ = self.occupied().without(from).with(to);
         // Discovered: a chariot or cannon line changed, or a horse leg was vacated.
         let ours = self.pieces_of(us).without(from);

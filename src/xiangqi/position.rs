@@ -346,14 +346,18 @@ impl Position {
     /// and the king's step included), for exchanges and threat detection. Chariot and
     /// cannon lines are read from `occ` ray by ray, so `occ` may differ from the board.
     pub fn all_attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let mine = self.by_color[by.index()] & occ;
         let mut att = Bitboard::EMPTY;
-        for s in LINES[sq.index()] & mine {
-            let between = (BETWEEN[sq.index()][s.index()] & occ).count();
-            match self.board[s.index()].map(Piece::kind) {
-                Some(PieceKind::Chariot) if between == 0 => att |= Bitboard::from_square(s),
-                Some(PieceKind::Cannon) if between == 1 => att |= Bitboard::from_square(s),
-                _ => {}
+        // Only chariots and cannons attack along the lines (the king's line attack is
+        // not a capture it can make).
+        let line = LINES[sq.index()] & occ;
+        for s in line & self.pieces_ck(by, PieceKind::Chariot) {
+            if (BETWEEN[sq.index()][s.index()] & occ).is_empty() {
+                att |= Bitboard::from_square(s);
+            }
+        }
+        for s in line & self.pieces_ck(by, PieceKind::Cannon) {
+            if (BETWEEN[sq.index()][s.index()] & occ).count() == 1 {
+                att |= Bitboard::from_square(s);
             }
         }
         att |= horse_attackers(sq, occ) & self.pieces_ck(by, PieceKind::Horse);
