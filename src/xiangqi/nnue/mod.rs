@@ -255,34 +255,48 @@ fn add_row(acc: &mut Row, w: &Row) {
 }
 
 /// The accumulators of a search: one per ply since the root, updated by make/unmake.
-/// Allocated once (when a search starts); pushing beyond its capacity is prevented by the
-/// position's history reserve.
+/// Allocated once (when a search starts) with a slot per ply, so that a move writes its
+/// accumulator straight into the next slot; a push beyond that room (prevented by the
+/// position's history reserve) grows the stack instead.
 #[derive(Clone)]
 pub struct AccumulatorStack {
     stack: Vec<Accumulator>,
+    /// Index of the current accumulator.
+    top: usize,
 }
 
 impl AccumulatorStack {
     /// A stack for `pos` with room for `plies` moves.
     pub fn new(pos: &Position, plies: usize) -> AccumulatorStack {
-        let mut stack = Vec::with_capacity(plies + 1);
-        stack.push(NETWORK.refresh(pos));
-        AccumulatorStack { stack }
+        AccumulatorStack {
+            stack: vec![NETWORK.refresh(pos); plies + 1],
+            top: 0,
+        }
     }
 
     /// The current accumulator.
     #[inline(always)]
     pub fn top(&self) -> &Accumulator {
-        // The stack is never empty: `new` pushes one and `pop` keeps it.
-        &self.stack[self.stack.len() - 1]
+        &self.stack[self.top]
+    }
+
+    /// The slots of the current accumulator and of the next one (made if needed).
+    #[inline(always)]
+    fn current_and_next(&mut self) -> (&Accumulator, &mut Accumulator) {
+        if self.top + 1 == self.stack.len() {
+            let top = self.stack[self.top];
+            self.stack.push(top);
+        }
+        let (done, rest) = self.stack.split_at_mut(self.top + 1);
+        self.top += 1;
+        (&done[self.top - 1], &mut rest[0])
     }
 
     /// A move of `piece` from `from` to `to`, capturing `captured`.
     #[inline]
     pub fn push_move(&mut self, piece: Piece, from: Square, to: Square, captured: Option<Piece>) {
         let net = &*NETWORK;
-        let prev = *self.top();
-        let mut next = prev;
+        let (prev, next) = self.current_and_next();
         for view in Color::ALL {
             let v = view.index();
             let sub = &net.w1[feature(view, piece, from)];
@@ -295,22 +309,19 @@ impl AccumulatorStack {
                 None => simd::add_sub(&prev.0[v], &mut next.0[v], add, sub),
             }
         }
-        self.stack.push(next);
     }
 
     /// A null move: the pieces stay, so the accumulator does too.
     #[inline]
     pub fn push_null(&mut self) {
-        let top = *self.top();
-        self.stack.push(top);
+        let (prev, next) = self.current_and_next();
+        *next = *prev;
     }
 
     /// Takes back the last push.
     #[inline]
     pub fn pop(&mut self) {
-        if self.stack.len() > 1 {
-            self.stack.pop();
-        }
+        self.top = self.top.saturating_sub(1);
     }
 }
 
@@ -325,6 +336,16 @@ mod simd {
     /// `out = prev + add - sub`.
     #[inline(always)]
     pub fn add_sub(prev: &Row, out: &mut Row, add: &Row, sub: &Row) {
+        #[cfg(target_arch = "x86_64")]
+        if *AVX2 {
+            // SAFETY: the CPU supports AVX2 (checked above).
+            return unsafe { add_sub_avx2(prev, out, add, sub) };
+        }
+        add_sub_portable(prev, out, add, sub);
+    }
+
+    #[inline(always)]
+    fn add_sub_portable(prev: &Row, out: &mut Row, add: &Row, sub: &Row) {
         for i in 0..HIDDEN {
             out.0[i] = prev.0[i].wrapping_add(add.0[i]).wrapping_sub(sub.0[i]);
         }
@@ -333,12 +354,35 @@ mod simd {
     /// `out = prev + add - sub - sub2`.
     #[inline(always)]
     pub fn add_sub_sub(prev: &Row, out: &mut Row, add: &Row, sub: &Row, sub2: &Row) {
+        #[cfg(target_arch = "x86_64")]
+        if *AVX2 {
+            // SAFETY: the CPU supports AVX2 (checked above).
+            return unsafe { add_sub_sub_avx2(prev, out, add, sub, sub2) };
+        }
+        add_sub_sub_portable(prev, out, add, sub, sub2);
+    }
+
+    #[inline(always)]
+    fn add_sub_sub_portable(prev: &Row, out: &mut Row, add: &Row, sub: &Row, sub2: &Row) {
         for i in 0..HIDDEN {
             out.0[i] = prev.0[i]
                 .wrapping_add(add.0[i])
                 .wrapping_sub(sub.0[i])
                 .wrapping_sub(sub2.0[i]);
         }
+    }
+
+    // The same loops compiled for AVX2: 16 lanes a step instead of the baseline's 8.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn add_sub_avx2(prev: &Row, out: &mut Row, add: &Row, sub: &Row) {
+        add_sub_portable(prev, out, add, sub);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn add_sub_sub_avx2(prev: &Row, out: &mut Row, add: &Row, sub: &Row, sub2: &Row) {
+        add_sub_sub_portable(prev, out, add, sub, sub2);
     }
 
     /// `Σ clamp(x, 0, QA)² · w`.
@@ -493,9 +537,10 @@ mod incremental_tests {
             seed ^= seed << 17;
             seed
         };
-        for _game in 0..20 {
+        for game in 0..20 {
             let mut pos = Position::startpos();
-            pos.set_nnue(true, 200);
+            // Half the games outgrow the stack's initial room (16 plies), which must grow.
+            pos.set_nnue(true, if game % 2 == 0 { 200 } else { 16 });
             let mut made: Vec<Option<Move>> = Vec::new();
             for _ply in 0..120 {
                 let moves = pos.legal_moves();
