@@ -212,6 +212,13 @@ pub trait Game: Rules {
 
     /// Zobrist key of the position (side to move included).
     fn key(&self) -> u64;
+    /// The key the position will have after the legal move `m`, where the game can tell
+    /// it cheaply: the search then starts loading the child's table entry before making
+    /// the move. `None` (the default): it is loaded right after the move instead.
+    #[inline(always)]
+    fn key_after(&self, _m: Self::Move) -> Option<u64> {
+        None
+    }
     /// 0 or 1: the side to move.
     fn side_index(&self) -> usize;
     /// Whether the side to move is in check (king-capture games: its king is attacked).

@@ -551,10 +551,19 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// Makes `m` (quiescence, which keeps no stack, calls this directly).
     #[inline(always)]
     fn make(&self, pos: &mut G, m: G::Move) {
-        pos.make_move(m);
         // The child probes the table first thing: start loading its bucket now, so the
-        // memory latency overlaps the child's entry checks and evaluation.
-        self.shared.tt.prefetch(pos.key());
+        // memory latency overlaps making the move (where the game knows the key before)
+        // and the child's entry checks.
+        match pos.key_after(m) {
+            Some(key) => {
+                self.shared.tt.prefetch(key);
+                pos.make_move(m);
+            }
+            None => {
+                pos.make_move(m);
+                self.shared.tt.prefetch(pos.key());
+            }
+        }
     }
 
     /// Bookkeeping on entering any node: counts it, and returns a score when the node

@@ -125,6 +125,10 @@ impl Game for Position {
         Position::key(self)
     }
     #[inline(always)]
+    fn key_after(&self, m: Move) -> Option<u64> {
+        Some(Position::key_after(self, m))
+    }
+    #[inline(always)]
     fn side_index(&self) -> usize {
         self.side_to_move().index()
     }

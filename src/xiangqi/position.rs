@@ -617,6 +617,7 @@ impl Position {
     }
 
     /// Key of the position after `m`, without making it (for TT prefetch and tests).
+    #[inline(always)]
     pub fn key_after(&self, m: Move) -> u64 {
         let z = &zobrist::PIECE_SQUARE;
         let (from, to) = (m.from(), m.to());
