@@ -475,6 +475,30 @@ pub static DISCOVERY: [Bitboard; 90] = {
     t
 };
 
+/// `CHECK_ZONE[k]`: the squares from which some piece attacks a king at `k` on an open
+/// board (its rank and file for chariots and cannons, the horse jumps, the orthogonal
+/// neighbours for soldiers). A move whose destination is outside and whose origin is
+/// outside [`DISCOVERY`] cannot give check.
+pub static CHECK_ZONE: [Bitboard; 90] = {
+    let lines = build_lines();
+    let mut t = [Bitboard::EMPTY; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        let mut bb = lines[sq].0;
+        let mut i = 0;
+        while i < 4 {
+            let (df, dr) = DIAG[i];
+            bb |= sq_bit(f + df, r + 2 * dr) | sq_bit(f + 2 * df, r + dr);
+            i += 1;
+        }
+        bb |= sq_bit(f + 1, r) | sq_bit(f - 1, r) | sq_bit(f, r + 1) | sq_bit(f, r - 1);
+        t[sq] = Bitboard(bb);
+        sq += 1;
+    }
+    t
+};
+
 /// `AHEAD[color][sq]`: the points strictly in front of `sq` (towards the enemy) on its
 /// file, for `color`'s king (the evaluation's open king file), without 128-bit shifts.
 pub static AHEAD: [[Bitboard; 90]; 2] = {

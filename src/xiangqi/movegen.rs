@@ -16,7 +16,7 @@
 
 use super::attacks::{
     cannon_captures, chariot_attacks, elephant_attacks, horse_attacks, ADVISOR_STEPS, BETWEEN,
-    DISCOVERY, HORSE_ATTACKERS, KING_STEPS, LINES, SOLDIER_STEPS,
+    CHECK_ZONE, DISCOVERY, HORSE_ATTACKERS, KING_STEPS, LINES, SOLDIER_STEPS,
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
@@ -339,15 +339,20 @@ impl Position {
 
     /// Whether the (legal) move gives check, without making it.
     pub fn gives_check(&self, m: Move) -> bool {
-        if self.gives_direct_check(m) {
-            return true;
-        }
         let us = self.side_to_move();
         let ksq = self.king_square(us.flip());
         let k = ksq.index();
         let (from, to) = (m.from(), m.to());
-        // Most moves neither leave a square that could uncover the king nor arrive on its
-        // lines (a new cannon screen).
+        // Most moves land outside every square that attacks the enemy king and leave
+        // none that could uncover it.
+        if !CHECK_ZONE[k].has(to) && !DISCOVERY[k].has(from) {
+            return false;
+        }
+        if self.gives_direct_check(m) {
+            return true;
+        }
+        // A discovered check: leave a square that could uncover the king, or arrive on
+        // its lines (a new cannon screen).
         if !DISCOVERY[k].has(from) && !LINES[k].has(to) {
             return false;
         }
