@@ -452,52 +452,47 @@ const fn build_lines() -> [Bitboard; 90] {
 /// The other squares of a square's rank and file.
 pub static LINES: [Bitboard; 90] = build_lines();
 
+/// Per square: its rank and file, plus the squares at the given (file, rank) offsets.
+const fn lines_and_offsets(offsets: &[(i32, i32)]) -> [Bitboard; 90] {
+    let mut t = build_lines();
+    let mut sq = 0;
+    while sq < 90 {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        let mut i = 0;
+        while i < offsets.len() {
+            let (df, dr) = offsets[i];
+            t[sq] = Bitboard(t[sq].0 | sq_bit(f + df, r + dr));
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
 /// `DISCOVERY[k]`: the squares a piece may leave to uncover an attack on a king at `k`
 /// (its rank and file for chariots, cannons and the facing king; its diagonal neighbours,
 /// the legs of horses that attack it). `gives_check` skips the discovered-check work for
 /// any other move (a piece arriving off `k`'s lines cannot uncover anything either).
-pub static DISCOVERY: [Bitboard; 90] = {
-    let lines = build_lines();
-    let mut t = [Bitboard::EMPTY; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-        let mut bb = lines[sq].0;
-        let mut i = 0;
-        while i < 4 {
-            let (df, dr) = DIAG[i];
-            bb |= sq_bit(f + df, r + dr);
-            i += 1;
-        }
-        t[sq] = Bitboard(bb);
-        sq += 1;
-    }
-    t
-};
+pub static DISCOVERY: [Bitboard; 90] = lines_and_offsets(&DIAG);
 
 /// `CHECK_ZONE[k]`: the squares from which some piece attacks a king at `k` on an open
 /// board (its rank and file for chariots and cannons, the horse jumps, the orthogonal
 /// neighbours for soldiers). A move whose destination is outside and whose origin is
 /// outside [`DISCOVERY`] cannot give check.
-pub static CHECK_ZONE: [Bitboard; 90] = {
-    let lines = build_lines();
-    let mut t = [Bitboard::EMPTY; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-        let mut bb = lines[sq].0;
-        let mut i = 0;
-        while i < 4 {
-            let (df, dr) = DIAG[i];
-            bb |= sq_bit(f + df, r + 2 * dr) | sq_bit(f + 2 * df, r + dr);
-            i += 1;
-        }
-        bb |= sq_bit(f + 1, r) | sq_bit(f - 1, r) | sq_bit(f, r + 1) | sq_bit(f, r - 1);
-        t[sq] = Bitboard(bb);
-        sq += 1;
-    }
-    t
-};
+pub static CHECK_ZONE: [Bitboard; 90] = lines_and_offsets(&[
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (-2, 1),
+    (2, -1),
+    (-2, -1),
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+]);
 
 /// `AHEAD[color][sq]`: the points strictly in front of `sq` (towards the enemy) on its
 /// file, for `color`'s king (the evaluation's open king file), without 128-bit shifts.
