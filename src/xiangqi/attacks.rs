@@ -452,6 +452,27 @@ const fn build_lines() -> [Bitboard; 90] {
 /// The other squares of a square's rank and file.
 pub static LINES: [Bitboard; 90] = build_lines();
 
+/// Of `rooks` and `cannons` (any squares), those on `sq`'s rank or file that attack it
+/// with occupancy `occ`: a rook with nothing between, a cannon over exactly one screen.
+/// Read ray by ray from [`BETWEEN`], so `occ` may differ from the board (exchanges, king
+/// safety after a move, discovered checks).
+#[inline(always)]
+pub fn line_attackers(sq: Square, occ: Bitboard, rooks: Bitboard, cannons: Bitboard) -> Bitboard {
+    let k = sq.index();
+    let mut att = Bitboard::EMPTY;
+    for s in LINES[k] & rooks {
+        if (BETWEEN[k][s.index()] & occ).is_empty() {
+            att |= Bitboard::from_square(s);
+        }
+    }
+    for s in LINES[k] & cannons {
+        if (BETWEEN[k][s.index()] & occ).count() == 1 {
+            att |= Bitboard::from_square(s);
+        }
+    }
+    att
+}
+
 /// Per square: its rank and file, plus the squares at the given (file, rank) offsets.
 const fn lines_and_offsets(offsets: &[(i32, i32)]) -> [Bitboard; 90] {
     let mut t = build_lines();

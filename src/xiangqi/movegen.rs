@@ -15,8 +15,9 @@
 //! tested exactly with [`Position::is_safe_after`].
 
 use super::attacks::{
-    cannon_captures, chariot_attacks, elephant_attacks, horse_attacks, ADVISOR_STEPS, BETWEEN,
-    CHECK_ZONE, DISCOVERY, HORSE_ATTACKERS, KING_STEPS, LINES, SOLDIER_STEPS,
+    cannon_captures, chariot_attacks, elephant_attacks, horse_attackers, horse_attacks,
+    line_attackers, ADVISOR_STEPS, BETWEEN, CHECK_ZONE, DISCOVERY, HORSE_ATTACKERS, KING_STEPS,
+    LINES, SOLDIER_STEPS,
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
@@ -321,13 +322,26 @@ impl Position {
     #[inline]
     pub fn gives_direct_check(&self, m: Move) -> bool {
         let us = self.side_to_move();
-        let ksq = self.king_square(us.flip());
-        let k = ksq.index();
         let (from, to) = (m.from(), m.to());
+        let occ = self.occupied().without(from).with(to);
+        self.direct_check(us, self.king_square(us.flip()), from, to, occ)
+    }
+
+    /// Whether `us`'s piece on `from`, arriving on `to` (occupancy after the move `occ`),
+    /// attacks the enemy king on `ksq` itself.
+    #[inline(always)]
+    fn direct_check(
+        &self,
+        us: Color,
+        ksq: Square,
+        from: Square,
+        to: Square,
+        occ: Bitboard,
+    ) -> bool {
         let Some(piece) = self.piece_at(from) else {
             return false;
         };
-        let occ = self.occupied().without(from).with(to);
+        let k = ksq.index();
         match piece.kind() {
             PieceKind::Chariot => LINES[k].has(to) && (BETWEEN[k][to.index()] & occ).is_empty(),
             PieceKind::Cannon => LINES[k].has(to) && (BETWEEN[k][to.index()] & occ).count() == 1,
@@ -345,35 +359,26 @@ impl Position {
         let (from, to) = (m.from(), m.to());
         // Most moves land outside every square that attacks the enemy king and leave
         // none that could uncover it.
-        if !CHECK_ZONE[k].has(to) && !DISCOVERY[k].has(from) {
+        let uncovers = DISCOVERY[k].has(from);
+        if !uncovers && !CHECK_ZONE[k].has(to) {
             return false;
         }
-        if self.gives_direct_check(m) {
+        let occ = self.occupied().without(from).with(to);
+        if self.direct_check(us, ksq, from, to, occ) {
             return true;
         }
         // A discovered check: leave a square that could uncover the king, or arrive on
         // its lines (a new cannon screen).
-        if !DISCOVERY[k].has(from) && !LINES[k].has(to) {
+        if !uncovers && !LINES[k].has(to) {
             return false;
         }
-        let occ = self.occupied().without(from).with(to);
-        // Discovered: a chariot or cannon line changed, or a horse leg was vacated.
+        // A chariot, the facing king or a cannon whose line changed, or a horse whose
+        // leg was vacated.
         let ours = self.pieces_of(us).without(from);
-        let line = LINES[k] & ours;
-        let sliders =
-            line & (self.pieces_ck(us, PieceKind::Chariot) | self.pieces_ck(us, PieceKind::King));
-        for s in sliders {
-            if (BETWEEN[k][s.index()] & occ).is_empty() {
-                return true;
-            }
-        }
-        for s in line & self.pieces_ck(us, PieceKind::Cannon) {
-            if (BETWEEN[k][s.index()] & occ).count() == 1 {
-                return true;
-            }
-        }
-        (super::attacks::horse_attackers(ksq, occ) & ours & self.pieces_ck(us, PieceKind::Horse))
-            .any()
+        let rooks = self.pieces_ck(us, PieceKind::Chariot) | self.pieces_ck(us, PieceKind::King);
+        let cannons = self.pieces_ck(us, PieceKind::Cannon);
+        line_attackers(ksq, occ, rooks & ours, cannons & ours).any()
+            || (horse_attackers(ksq, occ) & ours & self.pieces_ck(us, PieceKind::Horse)).any()
     }
 
     /// Parses a coordinate move and checks that it is legal here.

@@ -5,8 +5,8 @@
 //! attacks). A `u16` occupancy word per file feeds the file lookups of chariots and cannons.
 
 use super::attacks::{
-    cannon_captures, chariot_attacks, horse_attackers, ADVISOR_STEPS, BETWEEN, ELEPHANT_MOVES,
-    KING_STEPS, LINES, SOLDIER_ATTACKERS,
+    cannon_captures, chariot_attacks, horse_attackers, line_attackers, ADVISOR_STEPS,
+    ELEPHANT_MOVES, KING_STEPS, SOLDIER_ATTACKERS,
 };
 use super::bitboard::Bitboard;
 use super::nnue::AccumulatorStack;
@@ -346,20 +346,14 @@ impl Position {
     /// and the king's step included), for exchanges and threat detection. Chariot and
     /// cannon lines are read from `occ` ray by ray, so `occ` may differ from the board.
     pub fn all_attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let mut att = Bitboard::EMPTY;
         // Only chariots and cannons attack along the lines (the king's line attack is
         // not a capture it can make).
-        let line = LINES[sq.index()] & occ;
-        for s in line & self.pieces_ck(by, PieceKind::Chariot) {
-            if (BETWEEN[sq.index()][s.index()] & occ).is_empty() {
-                att |= Bitboard::from_square(s);
-            }
-        }
-        for s in line & self.pieces_ck(by, PieceKind::Cannon) {
-            if (BETWEEN[sq.index()][s.index()] & occ).count() == 1 {
-                att |= Bitboard::from_square(s);
-            }
-        }
+        let mut att = line_attackers(
+            sq,
+            occ,
+            self.pieces_ck(by, PieceKind::Chariot) & occ,
+            self.pieces_ck(by, PieceKind::Cannon) & occ,
+        );
         att |= horse_attackers(sq, occ) & self.pieces_ck(by, PieceKind::Horse);
         att |= SOLDIER_ATTACKERS[by.index()][sq.index()] & self.pieces_ck(by, PieceKind::Soldier);
         att |= ADVISOR_STEPS[sq.index()] & self.pieces_ck(by, PieceKind::Advisor);
@@ -385,18 +379,11 @@ impl Position {
     ) -> bool {
         let them = color.flip();
         let k = ksq.index();
-        let line = LINES[k] & enemy;
-        let rooks = line
-            & (self.pieces_ck(them, PieceKind::Chariot) | self.pieces_ck(them, PieceKind::King));
-        for s in rooks {
-            if (BETWEEN[k][s.index()] & occ).is_empty() {
-                return true;
-            }
-        }
-        for s in line & self.pieces_ck(them, PieceKind::Cannon) {
-            if (BETWEEN[k][s.index()] & occ).count() == 1 {
-                return true;
-            }
+        let rooks =
+            self.pieces_ck(them, PieceKind::Chariot) | self.pieces_ck(them, PieceKind::King);
+        let cannons = self.pieces_ck(them, PieceKind::Cannon);
+        if line_attackers(ksq, occ, rooks & enemy, cannons & enemy).any() {
+            return true;
         }
         if (horse_attackers(ksq, occ) & enemy & self.pieces_ck(them, PieceKind::Horse)).any() {
             return true;
