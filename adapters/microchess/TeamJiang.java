@@ -26,8 +26,11 @@ import java.util.concurrent.TimeUnit;
  * player says so on stderr and plays a move of the harness's own list instead (the enemy
  * king, else the enemy rook, else a random move).
  *
- * <p>Opponent model: jiang keeps its guaranteed payoff whatever happens; among the moves
- * that keep it, it prefers those that do best against the opponent it has observed. The
+ * <p>Opponent model: jiang never loses a match its start does not force it to lose, and
+ * never gives up a forced win; among the moves that keep that, it prefers those that do
+ * best against the opponent it has observed, and it may trade a guaranteed tie for a line
+ * that wins or draws when the observed opponent makes that the better bet ({@code RiskTies};
+ * the environment variable JIANG_RISK_TIES=false keeps every guarantee instead). The
  * player tells it each opponent move it sees ({@code setoption name Observe value
  * FEN_BEFORE FEN_AFTER}) and a new opponent at each series ({@code Observe value reset},
  * answers kept so far dropped), with {@code OpponentModel observed}; the environment
@@ -131,6 +134,9 @@ public class TeamJiang extends Player {
             throw new IOException(enginePath() + " does not play microchess (UCI_Variant)");
         }
         send("setoption name UCI_Variant value microchess");
+        String riskTies = System.getenv("JIANG_RISK_TIES");
+        boolean risk = riskTies == null || !riskTies.trim().matches("(?i)false|0|no");
+        send("setoption name RiskTies value " + risk);
         String model = System.getenv("JIANG_OPPONENT_MODEL");
         send("setoption name OpponentModel value " + (model == null || model.isEmpty() ? "observed" : model));
         // The first search waits until the game is solved.

@@ -18,9 +18,11 @@ target/release/jiang. Prints the tournament's ranking and, for each of jiang's s
 its results and average payoffs; then every match jiang lost, each with jiang's guaranteed
 (maximin) payoff at its start, asked from the engine: a loss from a start whose guarantee
 is 0 is lost under perfect play, any other is a mistake and listed as unexplained (and
-counted with every match where jiang got less than its guarantee). Exit status 1 if
-TeamJiang fell back on its own moves, broke a time limit, got less than its guarantee in
-a match, or the tournament failed.
+counted with every match where jiang got less than its guarantee; with RiskTies, which
+TeamJiang sets unless JIANG_RISK_TIES=false, less than a draw where a tie was
+guaranteed), and what became of the starts jiang was guaranteed a tie from. Exit status 1
+if TeamJiang fell back on its own moves, broke a time limit, got less than that in a
+match, or the tournament failed.
 """
 
 import argparse
@@ -137,25 +139,42 @@ def guarantees(engine, fens):
     return found
 
 
-def explain_losses(engine, logs):
-    """Prints jiang's lost matches with the guarantee at their start; returns the number
-    of matches where jiang got less than its guarantee."""
+def risks_ties(env):
+    """Whether TeamJiang sets RiskTies (its default; JIANG_RISK_TIES=false turns it off)."""
+    return env.get("JIANG_RISK_TIES", "true").strip().lower() not in ("false", "0", "no")
+
+
+def least_allowed(sure, risk_ties):
+    """The least payoff jiang may end with from a start whose guarantee is `sure`: the
+    guarantee, or with RiskTies a draw (1) from a guaranteed tie (2)."""
+    return 1 if risk_ties and sure == 2 else sure
+
+
+def explain_losses(engine, logs, risk_ties):
+    """Prints jiang's lost matches with the guarantee at their start, and what became of
+    the starts jiang was guaranteed a tie from; returns the number of matches where jiang
+    got less than it may (its guarantee; with RiskTies a draw where a tie was guaranteed)."""
     matches = jiang_matches(logs)
     if not matches:
         print("\n(no match log: nothing to explain)")
         return 0
     values = guarantees(engine, sorted({fen for _, _, fen, _ in matches}))
     value = dict(zip(sorted({fen for _, _, fen, _ in matches}), values))
-    below, lost = 0, []
+    below, lost, from_ties = 0, [], {0: 0, 1: 0, 2: 0, 3: 0}
     for white, black, fen, payoffs in matches:
         side = 0 if white == "TeamJiang" else 1
         got, sure = payoffs[side], value[fen][side]
-        below += got < sure
+        below += got < least_allowed(sure, risk_ties)
+        if sure == 2:
+            from_ties[int(got)] += 1
         if got == 0:
             lost.append((black if side == 0 else white, "White" if side == 0 else "Black", fen, sure))
     forced = sum(sure == 0 for *_, sure in lost)
     print(f"\n{len(matches)} matches of jiang in the log; {len(lost)} lost, {forced} of them from a start "
-          f"jiang's guarantee is 0 (lost under perfect play); jiang got less than its guarantee in {below}")
+          f"jiang's guarantee is 0 (lost under perfect play); jiang got less than it may in {below}")
+    print(f"from the {sum(from_ties.values())} starts with a guaranteed tie: {from_ties[3]} won, "
+          f"{from_ties[2]} tied, {from_ties[1]} drawn, {from_ties[0]} lost"
+          + (" (RiskTies: a tie may be traded for a line that wins or draws)" if risk_ties else ""))
     if lost:
         print("\n| opponent | jiang | start | jiang's guarantee | explanation |")
         print("|---|---|---|---|---|")
@@ -203,7 +222,7 @@ def main():
     log_path = os.path.join(os.path.dirname(copy), "logs", "logs.tex")  # the harness writes ../logs
     if os.path.exists(log_path):
         with open(log_path) as f:
-            unexplained = explain_losses(env["JIANG"], f.read())
+            unexplained = explain_losses(env["JIANG"], f.read(), risks_ties(env))
     ok = run.returncode == 0 and "Final ranking:" in run.stdout and not fallbacks and not late
     sys.exit(0 if ok and not unexplained else 1)
 

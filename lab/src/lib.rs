@@ -43,6 +43,7 @@ pub mod baroque {
 /// Microchess: counting the starts and board positions of the solved game.
 pub mod microchess {
     pub mod census;
+    pub mod models;
 }
 
 /// ThreeChess: sample agents and the match runner.

@@ -25,6 +25,9 @@ fn usage() -> String {
          {book}\n\
          jiang-lab census\n    \
              microchess: the starts' solved figures and the handout's board positions\n\
+         jiang-lab microchess-models [SEED] [RUNS] [--exact]\n    \
+             microchess: jiang's rules against the course's Horde, exactly over every start, and\n    \
+             RUNS simulated tournaments (--exact: also the ceilings of knowing every opponent move)\n\
          jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N]\n    \
              [--max-plies N] [--seed S] [--verbose] | perft DEPTH | fit [...]\n    \
              three-player ThreeChess matches (jiang, UCI engines, the reference's agents)\n\
@@ -172,6 +175,21 @@ fn main() -> ExitCode {
         Some("tune") => tune(rest),
         Some("book") => book(rest),
         Some("census") if rest.is_empty() => census(),
+        Some("microchess-models") => {
+            let numbers: Vec<&String> = rest.iter().filter(|a| *a != "--exact").collect();
+            let number = |i: usize, default: u64| match numbers.get(i).map(|s| s.parse::<u64>()) {
+                None => Ok(default),
+                Some(Ok(n)) => Ok(n),
+                Some(Err(_)) => Err(format!("'{}' is not a number", numbers[i])),
+            };
+            let (seed, runs) = match (number(0, 1), number(1, 2000)) {
+                (Ok(seed), Ok(runs)) => (seed, runs),
+                (Err(e), _) | (_, Err(e)) => return bad_arguments("microchess-models", &e),
+            };
+            let exact = rest.iter().any(|a| a == "--exact");
+            print_lines(microchess::models::report(seed, runs as u32, exact));
+            ExitCode::SUCCESS
+        }
         Some("threechess-match") => {
             threechess::match_runner::run(rest);
             ExitCode::SUCCESS

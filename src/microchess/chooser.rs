@@ -5,16 +5,22 @@
 //!
 //! **Opponent model** (option `OpponentModel`): the solution's choosing rule breaks ties
 //! among the moves that keep jiang's guarantee by the expected payoff against a uniformly
-//! random opponent (`random`, the default). `maximin` uses instead the expectation against
-//! an opponent that keeps its own guarantee and breaks its ties at random
-//! ([`super::solve::expected_against_maximin`]); `observed` weighs the two expectations by
-//! the probability that the opponent is the maximin one, learnt from its moves: each
-//! `setoption name Observe value FEN_BEFORE FEN_AFTER` (two Microchess FENs, the
-//! opponent's move between them) multiplies the odds by the likelihood ratio of that move
-//! (a maximin player keeps its guarantee, but for [`SLIP`] of its moves that are uniform;
-//! a random one plays each move with probability 1/n), and `Observe value reset` (a new
-//! opponent) starts again from even odds. The guarantee is kept whatever the model.
+//! random opponent (`random`, the default). `maximin` uses instead the best response to a
+//! player that keeps its own guarantee and breaks its ties at random (the course's
+//! "pessimist"); `observed` weighs the best responses to every model of
+//! [`super::opponents`] (random and capturing movers, the course's seven rational
+//! players) by their likelihood given the opponent's moves: each `setoption name Observe
+//! value FEN_BEFORE FEN_AFTER` (two Microchess FENs, the opponent's move between them)
+//! multiplies each model's weight by the probability it gives that move, and `Observe
+//! value reset` (a new opponent) starts again from equal weights.
+//!
+//! **Risking ties** (option `RiskTies`, off by default): the guarantee is kept whatever the
+//! model, unless `RiskTies` is on; then a guaranteed tie (2) may be traded for a line whose
+//! worst case is a draw (1) when the model expects more of it (a win, 3, against a
+//! player that lets it happen). A forced win is never given up and a loss the position
+//! does not force is never risked.
 
+use super::opponents::{self, Beliefs, Floor};
 use super::{Move, Position, Value};
 use crate::chooser::{self, ChoiceJob, MoveChooser, SearchTask};
 use crate::game::Rules;
@@ -39,12 +45,10 @@ const MODEL_OPTION: OptionSpec = OptionSpec::new(
 const OBSERVE_OPTION: OptionSpec =
     OptionSpec::new("Observe", OptionKind::Text { default: "" }).shown(Shown::UCI);
 
-/// The share of a maximin opponent's moves modelled as uniformly random slips.
-pub const SLIP: f64 = 0.05;
-
-/// The bound on the log-odds, so that a long run of one kind of evidence can still be
-/// overturned within a few dozen moves.
-const MAX_LOG_ODDS: f64 = 20.0;
+/// `RiskTies`: whether jiang may trade a guaranteed tie for a line the model expects more
+/// of (module documentation).
+const RISK_TIES_OPTION: OptionSpec =
+    OptionSpec::new("RiskTies", OptionKind::Check { default: false }).shown(Shown::UCI);
 
 /// What the tie-break expects of the opponent.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -57,28 +61,33 @@ enum Model {
 /// Plays Microchess by its solution.
 pub struct SolvedTable {
     model: Model,
-    /// ln(P(maximin) / P(random)) given the moves observed.
-    log_odds: f64,
-    /// Moves observed since the last reset.
-    observed: u32,
+    /// What jiang may give up of its guarantee (`RiskTies`).
+    floor: Floor,
+    /// The models' weights given the moves observed since the last reset.
+    beliefs: Beliefs,
 }
 
 impl SolvedTable {
-    /// The weight of the maximin model's expectation in the tie-break.
-    fn maximin_weight(&self) -> f64 {
+    /// Whether the choice needs the models' tables (the default, a random opponent with
+    /// the guarantee kept, is the solution's own rule).
+    fn uses_models(&self) -> bool {
+        self.model != Model::Random || self.floor != Floor::Guarantee
+    }
+
+    /// The weights of [`opponents::models`] the tie-break uses.
+    fn weights(&self) -> Vec<f64> {
         match self.model {
-            Model::Random => 0.0,
-            Model::Maximin => 1.0,
-            Model::Observed => 1.0 / (1.0 + (-self.log_odds).exp()),
+            Model::Random => opponents::only("uniform"),
+            Model::Maximin => opponents::only("pessimist"),
+            Model::Observed => self.beliefs.weights(),
         }
     }
 
-    /// Takes one observed opponent move (`FEN_BEFORE FEN_AFTER`) into the odds.
+    /// Takes one observed opponent move (`FEN_BEFORE FEN_AFTER`) into the weights.
     fn observe(&mut self, text: &str) -> Result<(), String> {
         let words: Vec<&str> = text.split_whitespace().collect();
         if words.len() == 1 && words[0].eq_ignore_ascii_case("reset") {
-            self.log_odds = 0.0;
-            self.observed = 0;
+            self.beliefs = Beliefs::default();
             return Ok(());
         }
         if words.len() != 12 {
@@ -89,32 +98,32 @@ impl SolvedTable {
         }
         let before = Position::from_fen(&words[..6].join(" "))?;
         let after = Position::from_fen(&words[6..].join(" "))?;
-        let solution = super::solution();
-        let children = solution.move_values(&before);
-        let mover = before.player_to_move();
-        let Some(played) = children.iter().position(|(m, _)| {
+        let Some(played) = before.legal_moves().iter().position(|m| {
             let next = before.after(*m);
             next.placement() == after.placement() && next.plies() == after.plies()
         }) else {
             return Err("Observe: no legal move leads from the first FEN to the second".into());
         };
-        let n = children.len() as f64;
-        let best = children
-            .iter()
-            .map(|(_, v)| v.guaranteed[mover])
-            .max()
-            .unwrap_or(0);
-        let keeping = children
-            .iter()
-            .filter(|(_, v)| v.guaranteed[mover] == best)
-            .count() as f64;
-        let kept = children[played].1.guaranteed[mover] == best;
-        let maximin = (1.0 - SLIP) * if kept { 1.0 / keeping } else { 0.0 } + SLIP / n;
-        let random = 1.0 / n;
-        self.log_odds =
-            (self.log_odds + (maximin / random).ln()).clamp(-MAX_LOG_ODDS, MAX_LOG_ODDS);
-        self.observed += 1;
+        self.beliefs.observe(&before, played, self.floor);
         Ok(())
+    }
+}
+
+/// Computes every model's table for `floor`.
+fn compute_models(floor: Floor) {
+    for i in 0..opponents::models().len() {
+        opponents::model_table(i, floor);
+    }
+}
+
+/// Computes every model's table for `floor` on a thread of its own (`isready` waits for
+/// them).
+fn warm_models(floor: Floor) {
+    let warm = std::thread::Builder::new()
+        .name("microchess-models".into())
+        .spawn(move || compute_models(floor));
+    if let Err(e) = warm {
+        log::warn!("cannot compute the opponent models in the background: {e}");
     }
 }
 
@@ -135,7 +144,7 @@ fn solved_score(value: &Value, mover: usize, plies: i32) -> i32 {
 }
 
 impl MoveChooser<Position> for SolvedTable {
-    const OPTIONS: &'static [OptionSpec] = &[MODEL_OPTION, OBSERVE_OPTION];
+    const OPTIONS: &'static [OptionSpec] = &[MODEL_OPTION, RISK_TIES_OPTION, OBSERVE_OPTION];
 
     fn set_option(&mut self, spec: &OptionSpec, value: &OptionValue) -> Result<(), OptionError> {
         if spec.name == MODEL_OPTION.name {
@@ -144,16 +153,20 @@ impl MoveChooser<Position> for SolvedTable {
                 "observed" => Model::Observed,
                 _ => Model::Random,
             };
-            if self.model != Model::Random {
-                // Computed in the background, as the solution is; `isready` waits for it.
-                let warm = std::thread::Builder::new()
-                    .name("microchess-maximin".into())
-                    .spawn(|| {
-                        super::solve::expected_against_maximin(&Position::handout());
-                    });
-                if let Err(e) = warm {
-                    log::warn!("cannot compute the maximin expectations in the background: {e}");
-                }
+            if self.uses_models() {
+                // Computed in the background, as the solution is; `isready` waits.
+                warm_models(self.floor);
+            }
+            return Ok(());
+        }
+        if spec.name == RISK_TIES_OPTION.name {
+            self.floor = if value.as_bool() {
+                Floor::NoLoss
+            } else {
+                Floor::Guarantee
+            };
+            if self.uses_models() {
+                warm_models(self.floor);
             }
             return Ok(());
         }
@@ -182,15 +195,15 @@ impl MoveChooser<Position> for SolvedTable {
         }
         SolvedTable {
             model: Model::Random,
-            log_odds: 0.0,
-            observed: 0,
+            floor: Floor::Guarantee,
+            beliefs: Beliefs::default(),
         }
     }
 
     fn wait_ready(&self) {
         super::solution();
-        if self.model != Model::Random {
-            super::solve::expected_against_maximin(&Position::handout());
+        if self.uses_models() {
+            compute_models(self.floor);
         }
     }
 
@@ -212,8 +225,19 @@ impl MoveChooser<Position> for SolvedTable {
         let allowed = task.search_moves;
         let banned = task.banned;
         let infinite = task.request.infinite;
-        let weight = self.maximin_weight();
-        let observed = self.observed;
+        let model = self.model;
+        let floor = self.floor;
+        let uses_models = self.uses_models();
+        let weights = self.weights();
+        let (likeliest, weight) = match model {
+            Model::Random => (opponents::Model::Uniform, 1.0),
+            Model::Maximin => (
+                opponents::models()[opponents::model_index("pessimist").unwrap_or(0)],
+                1.0,
+            ),
+            Model::Observed => self.beliefs.likeliest(),
+        };
+        let observed = self.beliefs.observed();
         Box::new(move || {
             let solution = super::solution();
             let mover = pos.player_to_move();
@@ -225,11 +249,24 @@ impl MoveChooser<Position> for SolvedTable {
                 .filter(|(m, _)| allowed.is_empty() || allowed.contains(m))
                 .filter(|(m, _)| !banned.contains(m))
                 .collect();
-            let best = (!children.is_empty())
-                .then(|| children[super::solve::pick_weighted(&pos, &children, weight)]);
+            let best = (!children.is_empty()).then(|| {
+                // The default's expectations are the solution's own.
+                let i = if uses_models {
+                    opponents::pick_against(&pos, &children, &weights, floor)
+                } else {
+                    super::solve::pick(&children, pos.side_to_move())
+                };
+                children[i]
+            });
             let value = solution.value(&pos);
             let mut choice = chooser::Choice::unsearched(None);
             if let Some((m, after)) = best {
+                // The mover's expected payoff after the move under the model it used.
+                let expected = if uses_models {
+                    opponents::expected(&pos.after(m), pos.side_to_move(), &weights, floor)
+                } else {
+                    f64::from(after.expected[mover])
+                };
                 let plies = i32::from(after.plies[mover]) + 1;
                 let score = solved_score(&after, mover, plies);
                 sink(Event::Info(&InfoReport {
@@ -248,11 +285,12 @@ impl MoveChooser<Position> for SolvedTable {
                     player_scores: Vec::new(),
                 }));
                 sink(Event::Note(&format!(
-                    "payoff guaranteed {} {} expected {:.3} plies {} opponent maximin {:.3} after {} moves",
+                    "payoff guaranteed {} {} expected {:.3} plies {} opponent {} {:.3} after {} moves",
                     value.guaranteed[0],
                     value.guaranteed[1],
-                    after.expected[mover],
+                    expected,
                     after.plies[mover] + 1,
+                    likeliest.name(),
                     weight,
                     observed
                 )));

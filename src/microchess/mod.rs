@@ -9,11 +9,14 @@
 //! * [`fen`]: `2R1/3r/Kk2/4 w - - 0 1` in and out, validated.
 //! * [`table`]: a value per state and backward induction.
 //! * [`solve`]: the solution and the move chooser ([`choose`], [`value`]).
+//! * [`opponents`]: models of the opponent (random, capturing, the course's rational
+//!   players), jiang's best response to each and their weights given observed moves.
 //! * `rules_impl`: [`crate::game::Rules`] for the front end.
 //! * [`chooser`]: the move chooser the engine plays it with (answers from the table).
 
 pub mod chooser;
 pub mod fen;
+pub mod opponents;
 pub mod position;
 mod rules_impl;
 pub mod solve;

@@ -85,6 +85,13 @@ impl<T: Copy> StateTable<T> {
         self.values[slot] = value;
     }
 
+    /// A table of `f` of every value.
+    pub fn map<U: Copy>(&self, f: impl Fn(T) -> U) -> StateTable<U> {
+        StateTable {
+            values: self.values.iter().map(|&v| f(v)).collect(),
+        }
+    }
+
     /// The value of every state by backward induction: `node(pos, children)` gets each
     /// legal move with the value of the position after it (already computed: it is one
     /// ply later); an empty `children` means the game is over at `pos`.
