@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use jiang::microchess::opponents::{self, model_table, models, Beliefs, Floor, Model};
-use jiang::microchess::table::{layer, StateTable};
+use jiang::microchess::table::layer;
 use jiang::microchess::MAX_PLIES;
 use jiang::microchess::{solution, starts, Move, Position, Side, Square};
 
@@ -228,26 +228,6 @@ fn model_tables_match_a_recursion() {
     }
 }
 
-/// The payoff jiang's choices secure for each side in every state (the worst case over
-/// every opponent strategy, by backward induction over every state).
-fn secured(choose: impl Fn(&Position) -> Move) -> StateTable<[u8; 2]> {
-    StateTable::backward_induction([0u8; 2], |pos, children| {
-        if children.is_empty() {
-            return pos.ending().expect("over").payoffs();
-        }
-        let mover = pos.side_to_move().index();
-        let chosen = choose(pos);
-        let mut v = [0u8; 2];
-        v[mover] = children.iter().find(|c| c.0 == chosen).expect("legal").1[mover];
-        v[1 - mover] = children
-            .iter()
-            .map(|c| c.1[1 - mover])
-            .min()
-            .expect("moves");
-        v
-    })
-}
-
 /// Whatever the weights, the chooser's move keeps the mover's guarantee.
 #[test]
 fn every_weighting_keeps_the_guarantee() {
@@ -274,7 +254,7 @@ fn risking_ties_never_risks_a_loss() {
     let sol = solution();
     for name in ["optimist", "uniform"] {
         let weights = opponents::only(name);
-        let table = secured(|pos| {
+        let table = microchess::secured(|pos| {
             let options = sol.move_values(pos);
             options[opponents::pick_against(pos, &options, &weights, Floor::NoLoss)].0
         });
@@ -323,7 +303,7 @@ fn observed_models_are_told_apart() {
                     let chosen: Vec<usize> =
                         (0..moves.len()).filter(|i| plays & (1 << i) != 0).collect();
                     let i = chosen[rng.below(chosen.len())];
-                    beliefs.observe(&pos, i, Floor::Guarantee);
+                    beliefs.observe(&pos, i);
                     i
                 } else {
                     rng.below(moves.len())
@@ -331,7 +311,7 @@ fn observed_models_are_told_apart() {
                 pos = pos.after(moves[i]);
             }
         }
-        let weights = beliefs.weights();
+        let weights = beliefs.weights(Floor::Guarantee);
         let top = weights.iter().copied().fold(f64::MIN, f64::max);
         assert!(
             weights[index] >= top - 1e-9,
@@ -444,6 +424,24 @@ fn observed_moves_move_the_weights() {
     assert_eq!(reported(&mut e, &probe).0, "uniform");
     e.send("setoption name OpponentModel value maximin");
     assert_eq!(reported(&mut e, &probe).0, "pessimist");
+    e.send("quit");
+
+    // Moves observed before the model is chosen (no tables yet) are kept, without
+    // waiting, and weighed once it is.
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until("uciok", Duration::from_secs(10));
+    e.send("setoption name UCI_Variant value microchess");
+    for _ in 0..3 {
+        e.send(&observe(take));
+    }
+    e.send("setoption name OpponentModel value observed");
+    e.sync(Duration::from_secs(60));
+    let (name, w, n) = reported(&mut e, &probe);
+    assert!(
+        name == "capturer" && w > 0.9 && n == 3,
+        "observed before the model was chosen: {name} {w} after {n}"
+    );
     e.send("quit");
 }
 

@@ -74,12 +74,14 @@ impl SolvedTable {
         self.model != Model::Random || self.floor != Floor::Guarantee
     }
 
-    /// The weights of [`opponents::models`] the tie-break uses.
-    fn weights(&self) -> Vec<f64> {
-        match self.model {
+    /// The weights of [`opponents::models`] the tie-break uses, given `beliefs` (a copy of
+    /// the chooser's, so that this can run on the search thread: weighing the moves
+    /// observed may wait for the tables).
+    fn weights(model: Model, beliefs: &mut Beliefs, floor: Floor) -> Vec<f64> {
+        match model {
             Model::Random => opponents::only("uniform"),
             Model::Maximin => opponents::only("pessimist"),
-            Model::Observed => self.beliefs.weights(),
+            Model::Observed => beliefs.weights(floor),
         }
     }
 
@@ -104,7 +106,11 @@ impl SolvedTable {
         }) else {
             return Err("Observe: no legal move leads from the first FEN to the second".into());
         };
-        self.beliefs.observe(&before, played, self.floor);
+        self.beliefs.observe(&before, played);
+        // Weighed now if the tables are at hand, else at the next search.
+        if opponents::tables_ready(self.floor) {
+            self.beliefs.settle(self.floor);
+        }
         Ok(())
     }
 }
@@ -228,17 +234,11 @@ impl MoveChooser<Position> for SolvedTable {
         let model = self.model;
         let floor = self.floor;
         let uses_models = self.uses_models();
-        let weights = self.weights();
-        let (likeliest, weight) = match model {
-            Model::Random => (opponents::Model::Uniform, 1.0),
-            Model::Maximin => (
-                opponents::models()[opponents::model_index("pessimist").unwrap_or(0)],
-                1.0,
-            ),
-            Model::Observed => self.beliefs.likeliest(),
-        };
-        let observed = self.beliefs.observed();
+        let mut beliefs = self.beliefs.clone();
+        let observed = beliefs.observed();
         Box::new(move || {
+            let weights = SolvedTable::weights(model, &mut beliefs, floor);
+            let (likeliest, weight) = Beliefs::likeliest(&weights);
             let solution = super::solution();
             let mover = pos.player_to_move();
             // The choosing rule over the allowed moves (all of them without searchmoves),

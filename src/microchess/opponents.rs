@@ -228,9 +228,10 @@ pub struct ModelTable {
     table: StateTable<Entry>,
 }
 
-/// The moves a capturer plays: a capture of the enemy king, else of the enemy rook, else
-/// any.
-fn capturer_moves(pos: &Position, children: &[(Move, Node)]) -> u16 {
+/// The moves a capturer plays among `children` (the legal moves of `pos`, in generation
+/// order, each with anything), as a mask: a capture of the enemy king, else of the enemy
+/// rook, else any.
+pub fn capturer_moves<T>(pos: &Position, children: &[(Move, T)]) -> u16 {
     let them = pos.side_to_move().flip();
     for kind in [Kind::King, Kind::Rook] {
         if let Some(target) = pos.square_of(Piece::new(them, kind)) {
@@ -247,7 +248,8 @@ fn capturer_moves(pos: &Position, children: &[(Move, Node)]) -> u16 {
     all_moves(children.len())
 }
 
-fn all_moves(n: usize) -> u16 {
+/// The mask of all of `n` moves.
+pub fn all_moves(n: usize) -> u16 {
     ((1u32 << n) - 1) as u16
 }
 
@@ -389,14 +391,21 @@ impl ModelTable {
 /// computed at its first use (one backward induction, about as long as solving the game;
 /// 6 bytes a state, 11 MB).
 pub fn model_table(index: usize, floor: Floor) -> &'static ModelTable {
-    static TABLES: Lazy<Vec<[OnceCell<ModelTable>; 2]>> = Lazy::new(|| {
-        models()
-            .iter()
-            .map(|_| [OnceCell::new(), OnceCell::new()])
-            .collect()
-    });
     TABLES[index][floor.index()].get_or_init(|| ModelTable::compute(models()[index], floor))
 }
+
+/// Whether every model's table for `floor` is computed (so that using them does not wait).
+pub fn tables_ready(floor: Floor) -> bool {
+    TABLES.iter().all(|t| t[floor.index()].get().is_some())
+}
+
+/// The models' tables, for each floor, each computed at its first use.
+static TABLES: Lazy<Vec<[OnceCell<ModelTable>; 2]>> = Lazy::new(|| {
+    models()
+        .iter()
+        .map(|_| [OnceCell::new(), OnceCell::new()])
+        .collect()
+});
 
 /// The index in [`models`] of the model called `name`.
 pub fn model_index(name: &str) -> Option<usize> {
@@ -417,6 +426,9 @@ pub fn only(name: &str) -> Vec<f64> {
 pub struct Beliefs {
     log_likelihood: Vec<f64>,
     observed: u32,
+    /// Moves observed but not yet weighed (the tables were not at hand): each position
+    /// before the move and the index of the move played.
+    pending: Vec<(Position, u8)>,
 }
 
 impl Default for Beliefs {
@@ -424,24 +436,34 @@ impl Default for Beliefs {
         Beliefs {
             log_likelihood: vec![0.0; models().len()],
             observed: 0,
+            pending: Vec::new(),
         }
     }
 }
 
 impl Beliefs {
-    /// Takes the opponent's move from `before` to the `index`-th of its legal moves into
-    /// account (the models' moves are the same in the tables of either floor: `floor`
-    /// says which are at hand).
-    pub fn observe(&mut self, before: &Position, index: usize, floor: Floor) {
-        let n = before.legal_moves().len();
-        for (i, ll) in self.log_likelihood.iter_mut().enumerate() {
-            *ll += model_table(i, floor).likelihood(before, index, n).ln();
-        }
-        let top = self.log_likelihood.iter().copied().fold(f64::MIN, f64::max);
-        for ll in &mut self.log_likelihood {
-            *ll = ll.max(top - MAX_LOG_LIKELIHOOD_GAP);
-        }
+    /// Records the opponent's move from `before` to the `index`-th of its legal moves; it
+    /// is weighed by [`Beliefs::settle`], so that observing never waits for the tables.
+    pub fn observe(&mut self, before: &Position, index: usize) {
+        self.pending.push((*before, index as u8));
         self.observed += 1;
+    }
+
+    /// Weighs the moves recorded since the last call, with the tables for `floor` (the
+    /// models' moves are the same in either floor's tables); computes them if needed.
+    pub fn settle(&mut self, floor: Floor) {
+        for (before, index) in std::mem::take(&mut self.pending) {
+            let n = before.legal_moves().len();
+            for (i, ll) in self.log_likelihood.iter_mut().enumerate() {
+                *ll += model_table(i, floor)
+                    .likelihood(&before, usize::from(index), n)
+                    .ln();
+            }
+            let top = self.log_likelihood.iter().copied().fold(f64::MIN, f64::max);
+            for ll in &mut self.log_likelihood {
+                *ll = ll.max(top - MAX_LOG_LIKELIHOOD_GAP);
+            }
+        }
     }
 
     /// Moves observed since the last reset.
@@ -449,8 +471,10 @@ impl Beliefs {
         self.observed
     }
 
-    /// Each model's weight (they sum to 1), in [`models`] order.
-    pub fn weights(&self) -> Vec<f64> {
+    /// Each model's weight (they sum to 1), in [`models`] order, once every move observed
+    /// is weighed (with the tables for `floor`).
+    pub fn weights(&mut self, floor: Floor) -> Vec<f64> {
+        self.settle(floor);
         let top = self.log_likelihood.iter().copied().fold(f64::MIN, f64::max);
         let raw: Vec<f64> = self
             .log_likelihood
@@ -461,9 +485,8 @@ impl Beliefs {
         raw.iter().map(|w| w / total).collect()
     }
 
-    /// The most likely model and its weight.
-    pub fn likeliest(&self) -> (Model, f64) {
-        let weights = self.weights();
+    /// The most likely of the models weighted by `weights`, and its weight.
+    pub fn likeliest(weights: &[f64]) -> (Model, f64) {
         let (i, w) = weights
             .iter()
             .copied()

@@ -1,4 +1,5 @@
 //! Checks shared by the Microchess tests.
+#![allow(dead_code)]
 
 use jiang::microchess::table::{layer, StateTable};
 use jiang::microchess::{solution, Move, Position, MAX_PLIES};
@@ -9,7 +10,23 @@ use jiang::microchess::{solution, Move, Position, MAX_PLIES};
 /// `what` names the choosing rule in a failure.
 pub fn assert_choice_secures_the_guarantee(what: &str, choose: impl Fn(&Position) -> Move) {
     let sol = solution();
-    let secured = StateTable::backward_induction([0u8; 2], |pos, children| {
+    let secured = secured(choose);
+    for plies in 0..=MAX_PLIES {
+        for pos in layer(plies) {
+            assert_eq!(
+                secured.get(&pos),
+                sol.value(&pos).guaranteed,
+                "{what}: {}",
+                pos.to_fen()
+            );
+        }
+    }
+}
+
+/// The payoff each side secures in every state when it moves by `choose`: the worst case
+/// over every opponent strategy, by backward induction over every state.
+pub fn secured(choose: impl Fn(&Position) -> Move) -> StateTable<[u8; 2]> {
+    StateTable::backward_induction([0u8; 2], |pos, children| {
         if children.is_empty() {
             return pos.ending().expect("over").payoffs();
         }
@@ -23,15 +40,5 @@ pub fn assert_choice_secures_the_guarantee(what: &str, choose: impl Fn(&Position
             .min()
             .expect("moves");
         v
-    });
-    for plies in 0..=MAX_PLIES {
-        for pos in layer(plies) {
-            assert_eq!(
-                secured.get(&pos),
-                sol.value(&pos).guaranteed,
-                "{what}: {}",
-                pos.to_fen()
-            );
-        }
-    }
+    })
 }

@@ -10,7 +10,7 @@ use jiang::microchess::opponents::{self, Floor, Model, RationalBelief};
 use jiang::microchess::position::{starts, Ending, Position};
 use jiang::microchess::solve::{pick, solution, Value};
 use jiang::microchess::table::StateTable;
-use jiang::microchess::types::{Kind, Move, Piece, Side};
+use jiang::microchess::types::{Move, Side};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -20,10 +20,6 @@ pub struct Player {
     /// The opponent's name.
     pub name: String,
     plays: StateTable<u16>,
-}
-
-fn all_moves(n: usize) -> u16 {
-    ((1u32 << n) - 1) as u16
 }
 
 /// A rational player as the course's player builds itself: backward induction under its
@@ -79,24 +75,12 @@ pub fn sampled_rational(belief: RationalBelief, seed: u64) -> Player {
 pub fn simple(capturer: bool) -> Player {
     let plays = StateTable::backward_induction(0u16, |pos, children| {
         if children.is_empty() {
-            return 0;
+            0
+        } else if capturer {
+            opponents::capturer_moves(pos, children)
+        } else {
+            opponents::all_moves(children.len())
         }
-        if capturer {
-            let them = pos.side_to_move().flip();
-            for kind in [Kind::King, Kind::Rook] {
-                if let Some(target) = pos.square_of(Piece::new(them, kind)) {
-                    let mask = children
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, (m, _))| m.to() == target)
-                        .fold(0u16, |mask, (i, _)| mask | (1 << i));
-                    if mask != 0 {
-                        return mask;
-                    }
-                }
-            }
-        }
-        all_moves(children.len())
     });
     Player {
         name: if capturer { "monkey" } else { "nihilist" }.to_string(),
