@@ -4,7 +4,9 @@
 //! draws itself, one random tie-break per state, fixed for the tournament; a random or
 //! capturing player is the distribution it plays by), and one backward induction gives
 //! jiang's and the opponent's expected payoffs from every start for each rule jiang
-//! might choose by (`jiang-lab microchess-models [SEED]`).
+//! might choose by. With the pairings among the Horde, that gives every player's expected
+//! tournament total, and tournaments are simulated by drawing boards as the course's
+//! `Tournament` does (`jiang-lab microchess-models [SEED] [RUNS] [--exact]`).
 
 use jiang::microchess::opponents::{self, Floor, Model, RationalBelief};
 use jiang::microchess::position::{starts, Ending, Position};
@@ -14,10 +16,10 @@ use jiang::microchess::types::{Move, Side};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// The moves an opponent plays in each state where it is to move (bit i: the i-th legal
-/// move); it picks uniformly among them.
+/// The moves a player (one of the Horde, or jiang by some rule) plays in each state where
+/// it is to move (bit i: the i-th legal move); it picks uniformly among them.
 pub struct Player {
-    /// The opponent's name.
+    /// The player's name.
     pub name: String,
     plays: StateTable<u16>,
 }
