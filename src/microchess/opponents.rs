@@ -34,7 +34,7 @@ use std::time::Instant;
 pub const SLIP: f64 = 0.05;
 
 /// Utilities closer than this count as equal (they are averages of small integers).
-const UTILITY_TOLERANCE: f32 = 1e-4;
+pub const UTILITY_TOLERANCE: f32 = 1e-4;
 
 /// A bound on how far one model's log-likelihood may fall behind the best one's, so that
 /// a long run of evidence can still be overturned within a few dozen moves.
@@ -113,6 +113,19 @@ pub struct RationalBelief {
     pub own: Utility,
     /// The utility it assumes its opponent plays by, seen from the opponent.
     pub other: Utility,
+}
+
+impl RationalBelief {
+    /// The utilities of a finished game for the model on each side (White first): its
+    /// own, and its opponent's as it believes them.
+    pub fn at_end(&self, ending: Ending) -> [[f32; 2]; 2] {
+        [Side::White, Side::Black].map(|side| {
+            [
+                self.own.of(ending, side),
+                self.other.of(ending, side.flip()),
+            ]
+        })
+    }
 }
 
 /// The payoffs of the game as utilities: win 3, loss 0, tie 2, draw 1.
@@ -291,10 +304,7 @@ impl ModelTable {
                     ..Node::default()
                 };
                 if let Model::Rational(b) = model {
-                    for side in [Side::White, Side::Black] {
-                        node.belief[side.index()] =
-                            [b.own.of(ending, side), b.other.of(ending, side.flip())];
-                    }
+                    node.belief = b.at_end(ending);
                 }
                 return node;
             }

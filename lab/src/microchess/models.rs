@@ -12,7 +12,7 @@ use jiang::microchess::opponents::{self, Floor, Model, RationalBelief};
 use jiang::microchess::position::{starts, Ending, Position};
 use jiang::microchess::solve::{pick, solution, Value};
 use jiang::microchess::table::StateTable;
-use jiang::microchess::types::{Move, Side};
+use jiang::microchess::types::Move;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -41,7 +41,7 @@ pub fn sampled_rational(belief: RationalBelief, seed: u64) -> Player {
             .map(|(_, c)| c.belief[side][key])
             .fold(f32::MIN, f32::max);
         let best: Vec<usize> = (0..children.len())
-            .filter(|&i| children[i].1.belief[side][key] >= top - 1e-4)
+            .filter(|&i| children[i].1.belief[side][key] >= top - opponents::UTILITY_TOLERANCE)
             .collect();
         let i = best[(rng.next_u64() % best.len() as u64) as usize];
         (i, children[i].1.belief[side])
@@ -49,13 +49,7 @@ pub fn sampled_rational(belief: RationalBelief, seed: u64) -> Player {
     let nodes = StateTable::backward_induction(Node::default(), |pos, children| {
         let mut node = Node::default();
         if children.is_empty() {
-            let ending = pos.ending().unwrap_or(Ending::Draw);
-            for side in [Side::White, Side::Black] {
-                node.belief[side.index()] = [
-                    belief.own.of(ending, side),
-                    belief.other.of(ending, side.flip()),
-                ];
-            }
+            node.belief = belief.at_end(pos.ending().unwrap_or(Ending::Draw));
             return node;
         }
         let m = pos.side_to_move().index();
@@ -97,11 +91,7 @@ pub fn jiang(name: &str, rule: impl Fn(&Position, &[(Move, Value)]) -> usize) ->
         if children.is_empty() {
             return 0;
         }
-        let values: Vec<(Move, Value)> = children
-            .iter()
-            .map(|(mv, _)| (*mv, solution.value(&pos.after(*mv))))
-            .collect();
-        1 << rule(pos, &values)
+        1 << rule(pos, &solution.move_values(pos))
     });
     Player {
         name: name.to_string(),
@@ -110,60 +100,47 @@ pub fn jiang(name: &str, rule: impl Fn(&Position, &[(Move, Value)]) -> usize) ->
 }
 
 /// The most any player can get against `opponent` knowing its every move (its random
-/// tie-breaks included): the best response to it, guarantee or not, as a [`Player`].
-pub fn ceiling(opponent: &Player, floor: fn(u8) -> u8) -> Player {
+/// tie-breaks included): the best response to it, as a [`Player`], among the moves above
+/// `floor` (`None`: any move, guarantee or not).
+pub fn ceiling(opponent: &Player, floor: Option<Floor>) -> Player {
     let solution = solution();
-    let allowed = |pos: &Position, mv: Move| -> bool {
-        let m = pos.side_to_move().index();
-        let best = pos
-            .legal_moves()
-            .iter()
-            .map(|&x| solution.value(&pos.after(x)).guaranteed[m])
-            .max()
-            .unwrap_or(0);
-        solution.value(&pos.after(mv)).guaranteed[m] >= floor(best)
-    };
-    // Per state: the best responder's expected payoff on each side (White first).
-    let values = StateTable::backward_induction([0.0f32; 2], |pos, children| {
+    // Per state: the best responder's expected payoff on each side (White first), and its
+    // move when it is to move.
+    let nodes = StateTable::backward_induction(([0.0f32; 2], 0u16), |pos, children| {
         if children.is_empty() {
-            return pos
-                .ending()
-                .unwrap_or(Ending::Draw)
-                .payoffs()
-                .map(f32::from);
+            let payoffs = pos.ending().unwrap_or(Ending::Draw).payoffs();
+            return (payoffs.map(f32::from), 0);
         }
         let m = pos.side_to_move().index();
+        let guarantees: Vec<u8> = solution
+            .move_values(pos)
+            .iter()
+            .map(|(_, v)| v.guaranteed[m])
+            .collect();
+        let best = guarantees.iter().copied().max().unwrap_or(0);
+        let least = floor.map_or(0, |f| f.least(best));
+        let mut v = [0.0f32; 2];
+        let mut choice = None;
+        for (i, (_, c)) in children.iter().enumerate() {
+            if guarantees[i] >= least && choice.is_none_or(|(_, top)| c.0[m] > top) {
+                choice = Some((i, c.0[m]));
+            }
+        }
+        let (chosen, top) = choice.unwrap_or((0, 0.0));
+        v[m] = top;
         let plays = opponent.plays.get(pos);
         let count = plays.count_ones().max(1) as f32;
-        let mut v = [0.0f32; 2];
-        v[m] = children
-            .iter()
-            .filter(|(mv, _)| allowed(pos, *mv))
-            .map(|(_, c)| c[m])
-            .fold(f32::MIN, f32::max);
         v[1 - m] = children
             .iter()
             .enumerate()
             .filter(|(i, _)| plays & (1 << i) != 0)
-            .map(|(_, (_, c))| c[1 - m] / count)
+            .map(|(_, (_, c))| c.0[1 - m] / count)
             .sum();
-        v
-    });
-    let plays = StateTable::backward_induction(0u16, |pos, children| {
-        let m = pos.side_to_move().index();
-        let best = children
-            .iter()
-            .filter(|(mv, _)| allowed(pos, *mv))
-            .map(|(mv, _)| values.get(&pos.after(*mv))[m])
-            .fold(f32::MIN, f32::max);
-        children
-            .iter()
-            .position(|(mv, _)| allowed(pos, *mv) && values.get(&pos.after(*mv))[m] >= best)
-            .map_or(0, |i| 1 << i)
+        (v, 1 << chosen)
     });
     Player {
         name: "ceiling".to_string(),
-        plays,
+        plays: nodes.map(|(_, plays)| plays),
     }
 }
 
@@ -268,15 +245,15 @@ pub fn report(seed: u64, runs: u32, exact: bool) -> Vec<String> {
     if exact {
         rules.push((
             "every move of the opponent known (guarantee kept)",
-            Box::new(|o: &Player| ceiling(o, |g| g)),
+            Box::new(|o: &Player| ceiling(o, Some(Floor::Guarantee))),
         ));
         rules.push((
             "every move of the opponent known (no loss that could be avoided)",
-            Box::new(|o: &Player| ceiling(o, |g| if g >= 3 { g } else { g.min(1) })),
+            Box::new(|o: &Player| ceiling(o, Some(Floor::NoLoss))),
         ));
         rules.push((
             "every move of the opponent known (guarantee or not)",
-            Box::new(|o: &Player| ceiling(o, |_| 0)),
+            Box::new(|o: &Player| ceiling(o, None)),
         ));
     }
     // Pairs among the Horde do not depend on jiang.
