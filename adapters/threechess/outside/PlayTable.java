@@ -21,8 +21,8 @@ import threeChess.*;
  */
 public class PlayTable {
   public static void main(String[] args) throws Exception {
-    if (args.length != 5) {
-      System.err.println("usage: PlayTable SECONDS GAMES CLASS1 CLASS2 CLASS3");
+    if (args.length != 5 && args.length != 6) {
+      System.err.println("usage: PlayTable SECONDS GAMES CLASS1 CLASS2 CLASS3 [FIRST_ORDER]");
       System.exit(2);
     }
     int seconds = Integer.parseInt(args[0]);
@@ -41,10 +41,13 @@ public class PlayTable {
       if (seen.add(key)) orders.add(p);
     }
     int[] total = new int[3], wins = new int[3], losses = new int[3], illegal = new int[3], timeouts = new int[3];
+    // Where in the cycle of seat orders to begin, so that a run split over several
+    // processes (one game per core) still covers every order equally.
+    int first = args.length == 6 ? Integer.parseInt(args[5]) : 0;
     int[][] seatTotal = new int[3][3], seatGames = new int[3][3];
     long[] mostUsed = new long[3];
     for (int g = 0; g < games; g++) {
-      int[] order = orders.get(g % orders.size());
+      int[] order = orders.get((first + g) % orders.size());
       ByteArrayOutputStream log = new ByteArrayOutputStream();
       long start = System.nanoTime();
       int[] scores = ThreeChess.play(agents[order[0]], agents[order[1]], agents[order[2]], seconds,

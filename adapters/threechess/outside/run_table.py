@@ -109,6 +109,9 @@ def main():
                    help="three labels, comma-separated ('jiang' or one of `list`)")
     p.add_argument("--seconds", type=int, default=10, help="each player's whole-game clock")
     p.add_argument("--games", type=int, default=6)
+    p.add_argument("--first-order", type=int, default=0,
+                   help="start at this seat order of the cycle (0-based); two runs side by side "
+                        "with --first-order 0 and 3 share the six orders of a mixed table equally")
     args = parser.parse_args()
     if args.command == "list":
         for label, (repo, commit, path, _cls, what) in AGENTS.items():
@@ -125,9 +128,12 @@ def main():
     classes = build(args.sources, args.work, labels)
     names = ["AgentJiang" if x == "jiang" else class_name(x) for x in labels]
     engine = os.environ.get("JIANG") or os.path.join(ADAPTER, "..", "..", "target", "release", "jiang")
-    print(f"table {args.table}, {args.seconds} s per player, {args.games} games", flush=True)
+    if args.first_order < 0:
+        parser.error("--first-order must be 0 or more")
+    print(f"table {args.table}, {args.seconds} s per player, {args.games} games, "
+          f"from seat order {args.first_order}", flush=True)
     run = subprocess.run(["java", "-Djava.awt.headless=true", "-cp", classes, "threeChess.agents.PlayTable",
-                          str(args.seconds), str(args.games), *names],
+                          str(args.seconds), str(args.games), *names, str(args.first_order)],
                          env=dict(os.environ, JIANG=os.path.abspath(engine)))
     return run.returncode
 
