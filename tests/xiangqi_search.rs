@@ -364,3 +364,54 @@ fn multipv_reports_distinct_lines_best_first() {
     });
     assert!(lines.into_inner().unwrap() >= 1);
 }
+
+/// The last line reported before `bestmove` is the move played, with the score the search
+/// gives it: when a node or time limit stops an iteration that has already changed the best
+/// move or its score (a mate found late, a fail-low), that iteration's line is reported
+/// too. The case must actually occur here, so the assertion is not empty.
+#[test]
+fn the_last_line_reported_is_the_move_played() {
+    use std::sync::Mutex;
+    let fens = [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1",
+        "2bak4/4a4/4b4/p3C3p/2p6/6P2/P3c3P/4B4/4A4/3AK1B2 w - - 0 1",
+    ];
+    let mut interrupted_lines = 0;
+    let mut changed_moves = 0;
+    for fen in fens {
+        let pos = Position::from_fen(fen).expect("test FEN is valid");
+        for k in 1..=24u64 {
+            let nodes = 3_000 * k * k;
+            let tt = TranspositionTable::new(8);
+            let limits = Limits::<Move> {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let control = SearchControl::new(None, None, false);
+            let infos = Mutex::new(Vec::new());
+            let r = search(&pos, &limits, &tt, &control, &|i| {
+                infos.lock().unwrap().push(i.clone())
+            });
+            let infos = infos.into_inner().unwrap();
+            let last = infos.last().expect("a search reports at least one line");
+            assert_eq!(Some(last.pv[0]), r.best_move, "{fen}, {nodes} nodes");
+            assert_eq!(last.raw_score, r.score, "{fen}, {nodes} nodes");
+            if last.depth > r.depth {
+                interrupted_lines += 1;
+                let completed = infos.iter().rev().find(|i| i.depth == r.depth);
+                if completed.is_some_and(|c| c.pv[0] != last.pv[0]) {
+                    changed_moves += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        interrupted_lines > 0,
+        "no search stopped in a changed iteration"
+    );
+    assert!(
+        changed_moves > 0,
+        "no interrupted iteration changed the move"
+    );
+}

@@ -82,6 +82,8 @@ struct Frame<M> {
 struct RootMove<M> {
     mv: M,
     score: i32,
+    /// What `score` is: exact, or a bound from the window it was searched with.
+    bound: ScoreBound,
     prev_score: i32,
     pv: Vec<M>,
 }
@@ -231,6 +233,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             .map(|&m| RootMove {
                 mv: m,
                 score: -INFINITY,
+                bound: ScoreBound::Exact,
                 prev_score: -INFINITY,
                 pv: vec![m],
             })
@@ -280,6 +283,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut stable_iterations = 0;
         let mut prev_iter_score = 0;
         let mut depth = 1 + (self.id as i32 % 2);
+        // The move and score of the last line reported, so that an interrupted iteration
+        // that changed them is reported before `bestmove` (below).
+        let mut reported: Option<(G::Move, i32)> = None;
         while depth <= max_depth {
             self.root_depth = depth;
             self.seldepth = 0;
@@ -325,6 +331,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             if let Some(f) = on_info {
                 if !self.stopped || completed_depth == 0 {
                     f(&self.info(depth, best_score, ScoreBound::Exact));
+                    reported = Some((self.root_moves[0].mv, best_score));
                     if !self.stopped {
                         for k in 1..limits.multipv.min(self.root_moves.len()) {
                             f(&self.line_info(
@@ -338,6 +345,19 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             if self.stopped {
+                // The interrupted iteration's best move, fully searched, is what will be
+                // played: if it changed the move or its score (a mate found late, a
+                // fail-low), say so, as the line of the move played. A GUI shows it, and
+                // a mate found here would otherwise go unannounced.
+                let best = &self.root_moves[0];
+                if completed_depth > 0
+                    && best.score > -INFINITY
+                    && reported != Some((best.mv, best.score))
+                {
+                    if let Some(f) = on_info {
+                        f(&self.info(depth, best.score, best.bound));
+                    }
+                }
                 break;
             }
             // `go mate N`: a mate short enough is what was asked for.
@@ -505,6 +525,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             let rm = &mut self.root_moves[i];
             if i == first || score > alpha {
                 rm.score = score;
+                rm.bound = if score >= beta {
+                    ScoreBound::Lower
+                } else if score <= alpha {
+                    ScoreBound::Upper
+                } else {
+                    ScoreBound::Exact
+                };
                 rm.pv.clear();
                 rm.pv.push(m);
                 for p in 1..self.pv_len[1] {
