@@ -4,7 +4,7 @@
 //! Mate positions and their mate distances were checked with Fairy-Stockfish 11.1
 //! (`go depth 14`, variant xiangqi); its moves were converted from ranks 1-10 to 0-9.
 
-use jiang::search::{search, Limits, Score, SearchControl, SearchResult};
+use jiang::search::{search, Limits, Score, SearchControl, SearchInfo, SearchResult};
 use jiang::tt::TranspositionTable;
 use jiang::xiangqi::{Move, Position};
 
@@ -23,6 +23,20 @@ fn run_limits(fen: &str, limits: &Limits<Move>) -> SearchResult<Move> {
     let tt = TranspositionTable::new(8);
     let control = SearchControl::new(None, None, false);
     search(&pos, limits, &tt, &control, &|_| {})
+}
+
+/// A search without a time limit, with every line it reported.
+fn run_reporting(
+    pos: &Position,
+    limits: &Limits<Move>,
+    tt: &TranspositionTable,
+) -> (SearchResult<Move>, Vec<SearchInfo<Move>>) {
+    let control = SearchControl::new(None, None, false);
+    let infos = std::sync::Mutex::new(Vec::new());
+    let r = search(pos, limits, tt, &control, &|i| {
+        infos.lock().unwrap().push(i.clone())
+    });
+    (r, infos.into_inner().unwrap())
 }
 
 fn assert_mate(fen: &str, depth: i32, mate: i32, best: Option<&str>) {
@@ -326,7 +340,6 @@ fn the_search_knows_perpetual_check_loses() {
 
 #[test]
 fn multipv_reports_distinct_lines_best_first() {
-    use std::sync::Mutex;
     let pos = Position::startpos();
     let tt = TranspositionTable::new(8);
     let limits = Limits::<Move> {
@@ -334,12 +347,7 @@ fn multipv_reports_distinct_lines_best_first() {
         multipv: 3,
         ..Limits::default()
     };
-    let control = SearchControl::new(None, None, false);
-    let infos = Mutex::new(Vec::new());
-    let r = search(&pos, &limits, &tt, &control, &|i| {
-        infos.lock().unwrap().push(i.clone())
-    });
-    let infos = infos.into_inner().unwrap();
+    let (r, infos) = run_reporting(&pos, &limits, &tt);
     let last: Vec<_> = infos.iter().filter(|i| i.depth == 7).collect();
     assert_eq!(
         last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
@@ -356,13 +364,8 @@ fn multipv_reports_distinct_lines_best_first() {
         multipv: 50,
         ..Limits::default()
     };
-    let control = SearchControl::new(None, None, false);
-    let lines = Mutex::new(0);
-    search(&pos, &limits, &tt, &control, &|i| {
-        assert_eq!(i.multipv, 1);
-        *lines.lock().unwrap() += 1;
-    });
-    assert!(lines.into_inner().unwrap() >= 1);
+    let (_, infos) = run_reporting(&pos, &limits, &tt);
+    assert!(!infos.is_empty() && infos.iter().all(|i| i.multipv == 1));
 }
 
 /// The last line reported before `bestmove` is the move played, with the score the search
@@ -371,7 +374,6 @@ fn multipv_reports_distinct_lines_best_first() {
 /// too. The case must actually occur here, so the assertion is not empty.
 #[test]
 fn the_last_line_reported_is_the_move_played() {
-    use std::sync::Mutex;
     let fens = [
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
         "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1",
@@ -383,17 +385,11 @@ fn the_last_line_reported_is_the_move_played() {
         let pos = Position::from_fen(fen).expect("test FEN is valid");
         for k in 1..=24u64 {
             let nodes = 3_000 * k * k;
-            let tt = TranspositionTable::new(8);
             let limits = Limits::<Move> {
                 nodes: Some(nodes),
                 ..Limits::default()
             };
-            let control = SearchControl::new(None, None, false);
-            let infos = Mutex::new(Vec::new());
-            let r = search(&pos, &limits, &tt, &control, &|i| {
-                infos.lock().unwrap().push(i.clone())
-            });
-            let infos = infos.into_inner().unwrap();
+            let (r, infos) = run_reporting(&pos, &limits, &TranspositionTable::new(8));
             let last = infos.last().expect("a search reports at least one line");
             assert_eq!(Some(last.pv[0]), r.best_move, "{fen}, {nodes} nodes");
             assert_eq!(last.raw_score, r.score, "{fen}, {nodes} nodes");
