@@ -283,9 +283,6 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut stable_iterations = 0;
         let mut prev_iter_score = 0;
         let mut depth = 1 + (self.id as i32 % 2);
-        // The move and score of the last line reported, so that an interrupted iteration
-        // that changed them is reported before `bestmove` (below).
-        let mut reported: Option<(G::Move, i32)> = None;
         while depth <= max_depth {
             self.root_depth = depth;
             self.seldepth = 0;
@@ -331,7 +328,6 @@ impl<'a, G: Game> Searcher<'a, G> {
             if let Some(f) = on_info {
                 if !self.stopped || completed_depth == 0 {
                     f(&self.info(depth, best_score, ScoreBound::Exact));
-                    reported = Some((self.root_moves[0].mv, best_score));
                     if !self.stopped {
                         for k in 1..limits.multipv.min(self.root_moves.len()) {
                             f(&self.line_info(
@@ -348,11 +344,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                 // The interrupted iteration's best move, fully searched, is what will be
                 // played: if it changed the move or its score (a mate found late, a
                 // fail-low), say so, as the line of the move played. A GUI shows it, and
-                // a mate found here would otherwise go unannounced.
+                // a mate found here would otherwise go unannounced. `last_best` and
+                // `prev_iter_score` still hold the last completed (reported) iteration's.
                 let best = &self.root_moves[0];
                 if completed_depth > 0
                     && best.score > -INFINITY
-                    && reported != Some((best.mv, best.score))
+                    && (best.mv, best.score) != (last_best, prev_iter_score)
                 {
                     if let Some(f) = on_info {
                         f(&self.info(depth, best.score, best.bound));

@@ -228,7 +228,7 @@ def solve(args):
     with open(args.out, "w") as f:
         json.dump({"engine": player.name, "command": args.engine, "suite": args.suite,
                    "results": results}, f, indent=1)
-    found = sum(1 for r in results if r["mate"] is not None and r["mate"] > 0)
+    found = sum(map(announces_mate, results))
     print(f"{player.name}: {found} of {len(results)} reported a forced king capture", file=sys.stderr)
 
 
@@ -278,12 +278,12 @@ class MoveCheck:
             p.quit()
 
 
+def announces_mate(result):
+    return result["mate"] is not None and result["mate"] > 0
+
+
 def solved_flags(results, check):
-    flags = []
-    for r in results:
-        claimed = r["mate"] is not None and r["mate"] > 0
-        flags.append(claimed and check.keeps_mate(r["fen"], r["move"]))
-    return flags
+    return [announces_mate(r) and check.keeps_mate(r["fen"], r["move"]) for r in results]
 
 
 def score(args):
@@ -303,8 +303,8 @@ def score(args):
     only_a = sum(1 for x, y in zip(fa, fb) if x and not y)
     only_b = sum(1 for x, y in zip(fa, fb) if y and not x)
     both = sum(1 for x, y in zip(fa, fb) if x and y)
-    claimed_a = sum(1 for r in a["results"] if r["mate"] is not None and r["mate"] > 0)
-    claimed_b = sum(1 for r in b["results"] if r["mate"] is not None and r["mate"] > 0)
+    claimed_a = sum(map(announces_mate, a["results"]))
+    claimed_b = sum(map(announces_mate, b["results"]))
     pts = only_a + 0.5 * (n - only_a - only_b)
     print(f"{args.a}: {a['engine']} solved {sum(fa)} of {n} (claimed {claimed_a}), "
           f"median nodes {sorted(r['nodes'] for r in a['results'])[n // 2]}")
