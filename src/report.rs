@@ -22,6 +22,19 @@ pub enum ScoreBound {
     Upper,
 }
 
+impl ScoreBound {
+    /// What a score returned by a search with window (`alpha`, `beta`) tells.
+    pub fn in_window(score: i32, alpha: i32, beta: i32) -> Self {
+        if score <= alpha {
+            ScoreBound::Upper
+        } else if score >= beta {
+            ScoreBound::Lower
+        } else {
+            ScoreBound::Exact
+        }
+    }
+}
+
 /// A search score as protocols print it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {

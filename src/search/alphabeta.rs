@@ -445,12 +445,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             if self.should_stop() {
                 break;
             }
-            let bound = if score <= alpha {
-                ScoreBound::Upper
-            } else if score >= beta {
-                ScoreBound::Lower
-            } else {
-                break;
+            let bound = match ScoreBound::in_window(score, alpha, beta) {
+                ScoreBound::Exact => break,
+                bound => bound,
             };
             if let (Some(f), 0) = (on_info, self.id) {
                 if control.elapsed_ms() > 1000 {
@@ -522,13 +519,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let rm = &mut self.root_moves[i];
             if i == first || score > alpha {
                 rm.score = score;
-                rm.bound = if score >= beta {
-                    ScoreBound::Lower
-                } else if score <= alpha {
-                    ScoreBound::Upper
-                } else {
-                    ScoreBound::Exact
-                };
+                rm.bound = ScoreBound::in_window(score, alpha, beta);
                 rm.pv.clear();
                 rm.pv.push(m);
                 for p in 1..self.pv_len[1] {
