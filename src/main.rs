@@ -68,14 +68,15 @@ fn main() -> ExitCode {
         Some("bench") => {
             // `jiang bench [DEPTH] [hce|nnue]`: the evaluation to measure (default: the
             // engine's default).
-            let use_network = match args.get(2).map(String::as_str) {
+            let use_network = match args.get(2) {
                 None => jiang::xiangqi::nnue::DEFAULT_ENABLED,
-                Some("nnue") => true,
-                Some("hce") => false,
-                Some(other) => {
-                    eprintln!("bench: unknown evaluation '{other}' (hce or nnue)");
-                    return ExitCode::from(2);
-                }
+                Some(name) => match jiang::bench::parse_evaluation(name) {
+                    Some(use_network) => use_network,
+                    None => {
+                        eprintln!("bench: unknown evaluation '{name}' (hce or nnue)");
+                        return ExitCode::from(2);
+                    }
+                },
             };
             let depth = match args.get(1).map(|d| d.parse::<i32>()) {
                 None => jiang::bench::DEFAULT_DEPTH,

@@ -1208,3 +1208,48 @@ fn ucci_knowledge_pruning_and_randomness_set_the_strength_and_the_variety() {
     assert_eq!(seen.len(), 1, "randomness none varied: {seen:?}");
     assert_no_panic(&e);
 }
+
+/// `bench D hce|nnue` measures the evaluation it names, as `jiang bench D EVAL` does from
+/// the shell; an unknown name is refused in one line and the engine stays usable.
+#[test]
+fn bench_names_its_evaluation() {
+    let mut e = Engine::start();
+    uci_handshake(&mut e);
+    let signature = |e: &mut Engine, cmd: &str| -> Option<u64> {
+        e.send(cmd);
+        e.sync(SLOW).iter().find_map(|l| {
+            l.strip_prefix("Bench: ")
+                .and_then(|rest| rest.split_whitespace().next())
+                .and_then(|n| n.parse().ok())
+        })
+    };
+    for (name, use_network) in [("hce", false), ("nnue", true)] {
+        let expected = jiang::bench::run(2, use_network, &mut |_| {}).nodes;
+        let got = signature(&mut e, &format!("bench 2 {name}"));
+        if got != Some(expected) {
+            e.fail(&format!(
+                "`bench 2 {name}`: {got:?} nodes, expected {expected}"
+            ));
+        }
+    }
+    let hce = jiang::bench::run(2, false, &mut |_| {}).nodes;
+    let nnue = jiang::bench::run(2, true, &mut |_| {}).nodes;
+    assert_ne!(hce, nnue, "the two evaluations should search differently");
+
+    e.send("bench 2 stockfish");
+    let out = e.sync(SLOW);
+    if !out
+        .iter()
+        .any(|l| l == "info string bench: unknown evaluation 'stockfish' (hce or nnue)")
+        || out.iter().any(|l| l.starts_with("Bench: "))
+    {
+        e.fail(&format!(
+            "`bench 2 stockfish` should be refused in one line: {out:?}"
+        ));
+    }
+    e.send("position startpos");
+    e.send("go depth 2");
+    let (mv, _) = e.bestmove(SLOW);
+    assert_legal(&e, &Position::startpos(), &mv);
+    assert_no_panic(&e);
+}

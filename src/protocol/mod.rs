@@ -40,7 +40,7 @@ Commands:
   d                    draw the board            moves      list the legal moves
   eval                 evaluation breakdown      perft D    count leaf nodes (divide)
   result               is the game over, and why (mate, king capture, repetition, move limits)
-  bench [D]            Xiangqi search benchmark  help       this text
+  bench [D [hce|nnue]] Xiangqi search benchmark  help       this text
   quit                 exit";
 
 /// Engine name and version as announced.
@@ -507,12 +507,22 @@ impl Session {
                 return;
             }
         };
+        // The evaluation named (`bench D hce|nnue`, as from the shell), else the one the
+        // engine plays Xiangqi with now (`UseNNUE`).
+        let use_network = match args.get(1) {
+            None => self
+                .engine
+                .game_option("UseNNUE")
+                .map_or(crate::xiangqi::nnue::DEFAULT_ENABLED, |v| v == "true"),
+            Some(name) => match bench::parse_evaluation(name) {
+                Some(use_network) => use_network,
+                None => {
+                    self.complain(&format!("bench: unknown evaluation '{name}' (hce or nnue)"));
+                    return;
+                }
+            },
+        };
         self.engine.stop_and_wait();
-        // The evaluation the engine plays Xiangqi with now (`UseNNUE`).
-        let use_network = self
-            .engine
-            .game_option("UseNNUE")
-            .map_or(crate::xiangqi::nnue::DEFAULT_ENABLED, |v| v == "true");
         for line in bench_report(depth, use_network, &mut |l| log::info!("{l}")) {
             send(&line);
         }
