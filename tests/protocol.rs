@@ -1223,8 +1223,10 @@ fn bench_names_its_evaluation() {
                 .and_then(|n| n.parse().ok())
         })
     };
-    for (name, use_network) in [("hce", false), ("nnue", true)] {
-        let expected = jiang::bench::run(2, use_network, &mut |_| {}).nodes;
+    let hce = jiang::bench::run(2, false, &mut |_| {}).nodes;
+    let nnue = jiang::bench::run(2, true, &mut |_| {}).nodes;
+    assert_ne!(hce, nnue, "the two evaluations should search differently");
+    for (name, expected) in [("hce", hce), ("nnue", nnue)] {
         let got = signature(&mut e, &format!("bench 2 {name}"));
         if got != Some(expected) {
             e.fail(&format!(
@@ -1232,9 +1234,6 @@ fn bench_names_its_evaluation() {
             ));
         }
     }
-    let hce = jiang::bench::run(2, false, &mut |_| {}).nodes;
-    let nnue = jiang::bench::run(2, true, &mut |_| {}).nodes;
-    assert_ne!(hce, nnue, "the two evaluations should search differently");
 
     e.send("bench 2 stockfish");
     let out = e.sync(SLOW);
