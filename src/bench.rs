@@ -12,16 +12,6 @@ pub const DEFAULT_DEPTH: i32 = 13;
 /// Hash size used by bench, MiB.
 pub const BENCH_HASH_MB: usize = 16;
 
-/// The evaluation a bench argument names (`hce` or `nnue`), the same from the shell and
-/// from a protocol's `bench D EVAL`.
-pub fn parse_evaluation(name: &str) -> Option<bool> {
-    match name {
-        "nnue" => Some(true),
-        "hce" => Some(false),
-        _ => None,
-    }
-}
-
 /// The bench positions: the public perft positions, opening positions after a few random
 /// plies, middlegames and endgames.
 pub const POSITIONS: &[&str] = &[

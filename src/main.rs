@@ -70,7 +70,7 @@ fn main() -> ExitCode {
             // engine's default).
             let use_network = match args.get(2) {
                 None => jiang::xiangqi::nnue::DEFAULT_ENABLED,
-                Some(name) => match jiang::bench::parse_evaluation(name) {
+                Some(name) => match jiang::xiangqi::nnue::network_named(name) {
                     Some(use_network) => use_network,
                     None => {
                         eprintln!("bench: unknown evaluation '{name}' (hce or nnue)");

@@ -514,7 +514,7 @@ impl Session {
                 .engine
                 .game_option("UseNNUE")
                 .map_or(crate::xiangqi::nnue::DEFAULT_ENABLED, |v| v == "true"),
-            Some(name) => match bench::parse_evaluation(name) {
+            Some(name) => match crate::xiangqi::nnue::network_named(name) {
                 Some(use_network) => use_network,
                 None => {
                     self.complain(&format!("bench: unknown evaluation '{name}' (hce or nnue)"));

@@ -87,11 +87,8 @@ pub fn parse_args(args: &[String]) -> Result<DatagenConfig, String> {
             "--seed" => c.seed = num(value)?,
             "--hash" => c.hash_mb = num(value)?.clamp(1, 1024) as usize,
             "--eval" => {
-                c.nnue = match value {
-                    "nnue" => true,
-                    "hce" => false,
-                    _ => return Err(format!("--eval takes nnue or hce, not '{value}'")),
-                }
+                c.nnue = jiang::xiangqi::nnue::network_named(value)
+                    .ok_or_else(|| format!("--eval takes nnue or hce, not '{value}'"))?;
             }
             "--random-plies" => {
                 let (lo, hi) = value.split_once('-').unwrap_or((value, value));

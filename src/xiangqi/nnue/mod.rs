@@ -80,6 +80,16 @@ pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 /// network beats the hand-written evaluation (see the README's Strength section).
 pub const DEFAULT_ENABLED: bool = true;
 
+/// Whether an evaluation's name (`nnue` or `hce`, as `bench` and data generation take
+/// it) means the network; `None` for any other name.
+pub fn network_named(name: &str) -> Option<bool> {
+    match name {
+        "nnue" => Some(true),
+        "hce" => Some(false),
+        _ => None,
+    }
+}
+
 /// Index of the input feature of `piece` on `sq` seen from `view`'s side.
 #[inline(always)]
 pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
