@@ -147,7 +147,7 @@ pub fn format_info(dialect: Dialect, info: &InfoReport, show_wdl: bool) -> Vec<S
                 ScoreBound::Upper => " upperbound",
             };
             let mut lines = vec![format!(
-                "info depth {} seldepth {} multipv {} score {score}{wdl}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+                "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} time {} pv {}",
                 info.depth,
                 info.seldepth,
                 info.multipv,
@@ -219,7 +219,8 @@ mod tests {
         let uci = format_info(Dialect::Uci, &info, false);
         assert_eq!(uci.len(), 1);
         assert!(uci[0].contains(" score cp 40 nodes 1000 nps 100000 hashfull 3 time 10 pv h2e2"));
-        // UCI_ShowWDL: after the score, before a bound; never in UCCI.
+        // UCI_ShowWDL: after the score and its bound (as Pikafish and Stockfish write
+        // them, `score cp 40 lowerbound wdl …`); never in UCCI.
         let with_wdl = InfoReport {
             wdl: Some(crate::report::Wdl {
                 win: 300,
@@ -230,7 +231,7 @@ mod tests {
             ..info.clone()
         };
         let uci = format_info(Dialect::Uci, &with_wdl, true);
-        assert!(uci[0].contains(" score cp 40 wdl 300 600 100 lowerbound nodes 1000"));
+        assert!(uci[0].contains(" score cp 40 lowerbound wdl 300 600 100 nodes 1000"));
         assert!(!format_info(Dialect::Uci, &with_wdl, false)[0].contains("wdl"));
         assert!(!format_info(Dialect::Ucci, &with_wdl, true)[1].contains("wdl"));
         let three = InfoReport {
