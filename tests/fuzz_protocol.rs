@@ -82,6 +82,61 @@ fn long_run() {
     );
 }
 
+/// Every search report the engine can format passes the checker in its dialect: each
+/// score kind and bound, with and without win/draw/loss (the fuzzer met `wdl` before
+/// the bound only when a search happened to report a bound with UCI_ShowWDL on).
+#[test]
+fn every_info_line_the_engine_formats_is_protocol() {
+    use jiang::protocol::output::{format_info, Dialect as Engine};
+    use jiang::report::{InfoReport, Score, ScoreBound, Wdl};
+    let dialects = [
+        (Engine::Terminal, Dialect::Terminal),
+        (Engine::Uci, Dialect::Uci),
+        (Engine::Ucci, Dialect::Ucci),
+        (Engine::Cecp, Dialect::Cecp),
+    ];
+    let mut checked = 0;
+    for score in [
+        Score::Cp(-2731),
+        Score::Cp(40),
+        Score::Mate(3),
+        Score::Mate(-2),
+    ] {
+        for bound in [ScoreBound::Exact, ScoreBound::Lower, ScoreBound::Upper] {
+            for show_wdl in [false, true] {
+                let info = InfoReport {
+                    depth: 7,
+                    seldepth: 12,
+                    score,
+                    raw_score: 0,
+                    bound,
+                    wdl: Some(Wdl {
+                        win: 0,
+                        draw: 1,
+                        loss: 999,
+                    }),
+                    nodes: 2256,
+                    time_ms: 4,
+                    nps: 564_000,
+                    hashfull: 3,
+                    multipv: 1,
+                    pv: vec!["g9e7".to_string(), "h2e2".to_string()],
+                    player_scores: Vec::new(),
+                };
+                for (engine, checker) in dialects {
+                    for line in format_info(engine, &info, show_wdl) {
+                        if let Err(why) = check_line(&line, &[checker], false) {
+                            panic!("{engine:?}: {why}: {line:?}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 4 * 3 * 2 * 4, "only {checked} lines formatted");
+}
+
 /// The checker must refuse what is not protocol, or the fuzzer proves nothing.
 #[test]
 fn checker_refuses_what_is_not_protocol() {
