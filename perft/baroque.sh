@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Baroque start-position perft at depth 4 (or BAROQUE_PERFT_DEPTH), with nodes/s.
 # Runs the ignored test `perft_depth_4_speed` of tests/baroque.rs in a release build;
-# at depth 4 it also checks the count (1,847,014, rule book section 12).
+# at depth 4 it also checks the count (1,847,014, rule book section 12 in docs/games.md).
 #
 # Usage: perft/baroque.sh [DEPTH]
 set -euo pipefail

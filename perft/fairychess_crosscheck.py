@@ -7,7 +7,8 @@ played with pyffish) and compares, for each position, jiang's legal move set wit
 pyffish's and, for every legal move, the number of legal moves after it (a perft 2 with
 full divide: every child's move count must agree too).
 
-pyffish loads the definition of shared/reference/variants.md section 1. It knows the
+pyffish loads the game's definition (perft/fairychess_variant.ini; the rules are in
+docs/games.md, "Fairy chess"). It knows the
 king capture (extinction) and "no legal move loses", not the two draws, so they are
 applied here on top of it, as xqmatch's referee does: a position with only the two kings,
 or with 100 plies played (2*(fullmove-1) + 1 if Black to move), has no moves.

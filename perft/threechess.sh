@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ThreeChess perft from the start position, checked against the reference's counts
-# (variants.md §3: 20, 400, 8,000, 178,080, 3,961,256 for plies 1-5), with speed.
+# (docs/games.md, Perft: 20, 400, 8,000, 178,080, 3,961,256 for plies 1-5), with speed.
 #
 # Usage: perft/threechess.sh [DEPTH]   (default 5; deeper depths are printed unchecked)
 #

@@ -14,7 +14,7 @@ so the FEN's halfmove clock is lowered by 20 before asking pyffish (cases starti
 must not reach 100 plies). Moves are converted from ranks 0-9 to pyffish's 1-10.
 
 The result must equal the case's expected result when its pyffish field is '=', and the
-given result otherwise (an intended difference, explained in README.md, "Rules").
+given result otherwise (an intended difference, explained in docs/games.md, "Xiangqi rules").
 
 Usage: python3 tests/rules_pyffish.py [-v]      (exit status 1 on any mismatch)
 """

@@ -3,7 +3,7 @@
 `go ... nodes N` becomes `go ... nodes N*FACTOR`.
 
 A match runner gives both engines the same `--nodes`; wrapping one side in this gives it
-FACTOR times as many. The README's fairychess section measures how far a 60 % score is with
+FACTOR times as many. MEASUREMENTS.md's fairy chess section measures how far a 60 % score is with
 it: jiang or Fairy-Stockfish at ten times the nodes of Fairy-Stockfish, e.g.
 
   python3 xqmatch.py --variant fairychess \\

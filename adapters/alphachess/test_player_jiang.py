@@ -87,7 +87,7 @@ def fake_utils(legal):
 
 class Translation(unittest.TestCase):
     def test_iccs_matches_the_harness_coordinates(self):
-        # variants.md §4: h2e2 is (7, 7, 7, 4); file = "abcdefghi"[y], rank = 9 - x.
+        # docs/games.md (AlphaChess): h2e2 is (7, 7, 7, 4); file = "abcdefghi"[y], rank = 9 - x.
         self.assertEqual(pj.iccs((7, 7, 7, 4)), "h2e2")
         self.assertEqual(pj.action_of("h2e2"), (7, 7, 7, 4))
         self.assertEqual(pj.iccs((0, 0, 9, 8)), "a9i0")
@@ -139,7 +139,7 @@ class WithEngine(unittest.TestCase):
         sys.modules.pop("utils", None)
 
     def test_the_history_rule_reaches_the_engine(self):
-        # variants.md §4, first worked example: d7d8 is refused after 7 plies, not after 6.
+        # docs/games.md (AlphaChess), 1st worked example: d7d8 refused after 7 plies, not 6.
         fen = "RR1k5/9/8b/9/2b6/9/9/5A3/8C/5K3 b - - 0 1"
         board = board_of_fen(fen)
         history = play(board, "d9d8 b9d9 d8e8 d9d8 e8e7 d8d7 e7e8")

@@ -1,5 +1,5 @@
 """Tests of the CS3243 adapter (AB.py) that need no harness: coordinates and FEN, the
-fallback generator and jiang's answers on the course's published cases (variants.md §1).
+fallback generator and jiang's answers on the course's published cases (docs/games.md, Fairy chess).
 The engine tests skip when $JIANG (else target/release/jiang) does not play fairychess.
 
     JIANG=target/release/jiang python3 -m unittest discover -s adapters/cs3243
@@ -21,7 +21,7 @@ os.environ[AB.MOVETIME_ENV] = "1000"
 
 NAMES = {v: k for k, v in AB.LETTERS.items()}
 
-# The course's published cases (variants.md §1): FEN, White's legal moves.
+# The course's published cases (docs/games.md, Fairy chess): FEN, White's legal moves.
 MOVE_LISTS = {
     "1c2CNk1/rB6/n7/4B3/C1b3N1/cR1Cn1c1/1b6/1C3c1K w - - 0 1":
         "a4a5 a4b4 b1a1 b1c1 b3a3 b3b2 b3b4 b3b5 b3b6 b3c3 b7a6 b7a8 b7c6 b7c8 b7d5 b7e4 b7f3 "

@@ -1,6 +1,6 @@
 //! Microchess census (the lab's `census` job): the handout's board positions and start
 //! figures, and which states play reaches. The expected numbers are the handout's
-//! (variants.md section 2), never read from the solver's code.
+//! (docs/games.md, "Microchess"), never read from the solver's code.
 
 use std::collections::HashSet;
 

@@ -2,7 +2,7 @@
 //!
 //! Terms, each computed for both colours and subtracted:
 //! * **material**: the piece values ([`Params::value`]), measured from self-play (see the
-//!   README section of the Baroque module and `tune.rs`);
+//!   docs/games.md, "Baroque chess", and the lab's `tune.rs`);
 //! * **freezing**: a frozen piece is worth less (a penalty per frozen piece by kind, a
 //!   frozen king included), and a freezer is better near the centre, where it reaches
 //!   more victims;

@@ -1,5 +1,5 @@
 //! Baroque chess as UW CSE 473 plays it ("Allen School" rules, Tanimoto's starter code),
-//! following the rule book `baroque.md` and its decisions D1–D16.
+//! following the rule book in docs/games.md (its sections 1-12 and decisions D1–D16).
 //!
 //! * [`types`]: colours, pieces, squares, moves (with the imitated method);
 //! * [`bitboard`]: square sets and line geometry;

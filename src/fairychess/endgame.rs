@@ -11,7 +11,7 @@
 //! side is lost). Nothing allocates after that: a probe is an index computation and one
 //! byte read.
 //!
-//! The rules that matter here (`shared/reference/variants.md` section 1): there is no
+//! The rules that matter here (docs/games.md, "Fairy chess"): there is no
 //! check, so a lone king must move even when every move walks into an attack (that is
 //! how it is caught: there is no stalemate); a king may capture the enemy king, so the
 //! side with the piece can lose by putting its king next to the other one; the king that

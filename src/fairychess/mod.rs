@@ -1,7 +1,7 @@
 //! Fairy chess, the NUS CS3243 game (`UCI_Variant fairychess`): an 8x8 board, kings,
 //! rooks, bishops, knights, squires (FD) and combatants (mWcF), won by capturing the
-//! enemy king. Rules, notation and decisions: `shared/reference/variants.md` section 1
-//! and this crate's README.
+//! enemy king. Rules, notation and decisions: docs/games.md, "Fairy chess (NUS CS3243)"
+//! (the course's public material: `awpbash/CS3243`).
 //!
 //! * [`types`]: colours, pieces, squares, moves; [`attacks`]: leaper tables and magic
 //!   slider lookups; [`position`]: the board, make/unmake, the end-of-game rules;

@@ -5,7 +5,7 @@
 //! workspace member) to 33,731 positions from about 800 games against Fairy-Stockfish, each
 //! labelled with Fairy-Stockfish's own score of it (`tools/fairychess/fsf_labels.py`). A
 //! game result is a poor label here, 95 % of these games are drawn at the 100-ply limit;
-//! a depth-14 search's score is not. See the README for what the fit changed in play.
+//! a depth-14 search's score is not. See docs/MEASUREMENTS.md for what the fit changed in play.
 //! The four "Ahead" weights (the hunt of the enemy king when two points or more ahead)
 //! were then raised by hand: the fit left them too weak to catch a bare king within the
 //! 100 plies (docs/MEASUREMENTS.md, "A measure with resolution").

@@ -2,7 +2,7 @@
 //! many plies have been played, which also says whose turn it is (White moves on even
 //! counts). Move generation, the end of the game and its payoffs.
 //!
-//! The rules (variants.md section 2): a rook slides orthogonally through empty squares
+//! The rules (docs/games.md, "Microchess"): a rook slides orthogonally through empty squares
 //! and may capture the enemy piece that ends its line; a king steps to any of the 8
 //! neighbours that its own rook does not occupy. No check rules, no passing. When a king
 //! is captured and its side still has a rook, that side gets exactly one last rook move
@@ -121,7 +121,7 @@ impl Position {
     }
 
     /// The placement as a number below [`PLACEMENT_CODES`] (each piece's square or
-    /// [`GONE`], base 17, White king lowest).
+    /// `GONE`, base 17, White king lowest).
     #[inline(always)]
     pub fn placement_code(&self) -> usize {
         self.squares

@@ -8,7 +8,7 @@
 //! The Elo each level announces ([`LEVEL_ELO`]) is measured, on jiang's own ladder: the
 //! levels play matches against reference opponents (full-strength jiang searching a fixed
 //! number of plies; the one-ply reference is 1000 by convention), see
-//! `tools/xiangqi/ladder.py` and the README's table. `UCI_Elo` plays the level whose Elo is nearest.
+//! `tools/xiangqi/ladder.py`, docs/strength.md's table. `UCI_Elo` plays the level whose Elo is nearest.
 //!
 //! UCCI's `knowledge` and `pruning` (none/small/medium/large) are mapped onto the same
 //! levels ([`level_for_effort`]); its `randomness` ([`randomness_temperature`]) varies
@@ -28,7 +28,7 @@ pub const SAFE_FROM_LEVEL: u8 = 10;
 pub const SAFE_MARGIN: i32 = 150;
 /// The Elo of levels 0 to 19 on jiang's ladder (see the module's doc; full strength,
 /// level 20, depends on the time given and has no fixed Elo). Levels 0, 4, 8, 12, 16 and
-/// 19 are measured (900 calibration games with the ladder's references, README "Playing
+/// 19 are measured (900 calibration games with the ladder's references, docs/strength.md "Playing
 /// levels"); the levels between them are interpolated.
 pub const LEVEL_ELO: [i64; MAX_LEVEL as usize] = [
     760, 790, 830, 860, 890, 980, 1070, 1160, 1250, 1360, 1470, 1580, 1690, 1860, 2030, 2200, 2360,

@@ -370,7 +370,7 @@ mod tests {
 
     #[test]
     fn crossing_the_centre_matches_the_rules_text() {
-        // `BD4` FORWARD is `GE4` and back; the other pairs of variants.md.
+        // `BD4` FORWARD is `GE4` and back; the other pairs of docs/games.md (ThreeChess).
         for (a, b) in [
             ("BD4", "GE4"),
             ("BE4", "RD4"),

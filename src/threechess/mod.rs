@@ -1,6 +1,6 @@
 //! ThreeChess as UWA CITS3001 plays it (the reference code `drtnf/threeChess`): three
 //! players (Blue, Green, Red, in that order) on a 96-square board of three sections, king
-//! capture ends the game. See `variants.md` §3 for the rules; the modules:
+//! capture ends the game. See docs/games.md, "ThreeChess", for the rules; the modules:
 //!
 //! * [`types`]: players, pieces, squares (`BE2`), moves (`BE2BE4`).
 //! * [`geometry`]: unit steps, the mirrored continuation across the centre, the move

@@ -3,7 +3,7 @@
 //! that course.
 //!
 //! AlphaChess differs from the Asian rules in three ways (measured against standard rules
-//! on 14,317 positions, see the README):
+//! on 14,317 positions, see docs/games.md, "AlphaChess house rules"):
 //! * a draw after 120 consecutive plies without a capture, counted from the start of the
 //!   game and declared right after the 120th ply, before mate is looked at, with no check
 //!   clamp;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An independent Baroque chess referee, written plainly from the rule book
-(/work/shared/reference/baroque.md, sections 5-12 and decisions D1-D16).
+(docs/games.md, "The Baroque rule book": sections 5-12 and decisions D1-D16).
 
 It does not share code or structure with jiang's Rust generator: it is a mailbox that,
 for every candidate move, builds the board after the move and looks for captures on it,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The CS3243 course's best-move cases (shared/reference/variants.md section 1) timed on
+"""The CS3243 course's best-move cases (docs/games.md, "Fairy chess") timed on
 the real engine over UCI: a benchmark, not a test (tests/fairychess.rs checks the moves
 with a node budget; this says how long they take).
 
@@ -10,7 +10,7 @@ course's move first in its PV (and, for the forced king captures, `score mate N`
 course's N: m1 = mate 1, m3 = mate 2, m5 = mate 3, the shortest); the engine's own `time`
 field there, the wall time from `go` to reading that line, and the wall time to
 `bestmove` of the whole budget. The mating PVs are replayed with pyffish (the definition
-of variants.md): every move legal, and the last one captures the king.
+in perft/fairychess_variant.ini): every move legal, and the last one captures the king.
 
 Usage:
     python3 tools/fairychess/cases.py [ENGINE] [--nodes N | --movetime MS] [--repeat R]

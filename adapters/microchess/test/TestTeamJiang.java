@@ -76,7 +76,7 @@ public class TestTeamJiang {
                 return null;
             }
         };
-        // The handout position (variants.md §2): K a2, R c4; k b2, r d3.
+        // The handout position (docs/games.md, Microchess): K a2, R c4; k b2, r d3.
         place(p, Player.WHITE, 0, "a2", "c4", "b2", "d3");
         check(fen(p).equals("2R1/3r/Kk2/4 w - - 0 1"), "handout FEN from White's view: " + fen(p));
         place(p, Player.BLACK, 1, "b2", "d3", "a2", "c4");
@@ -103,7 +103,7 @@ public class TestTeamJiang {
         ByteArrayOutputStream complaints = new ByteArrayOutputStream();
         System.setErr(new PrintStream(complaints, true));
         TeamJiang jiang = new TeamJiang(Parameters.MAX_NUM_MOVES);
-        // Kxb2 is the only move that guarantees White 3 (variants.md §2).
+        // Kxb2 is the only move that guarantees White 3 (docs/games.md, Microchess).
         place(jiang, Player.WHITE, 0, "a2", "c4", "b2", "d3");
         check(same(jiang.chooseMove(), new MoveDescription("king", 2, 2)), "handout: jiang takes the king");
 

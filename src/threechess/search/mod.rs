@@ -122,13 +122,13 @@ impl Algorithm {
 }
 
 /// The default algorithm: best-reply search, the strongest in the matches (see the
-/// README: against two greedy agents it takes a king in 97 % of the games, paranoid in
+/// MEASUREMENTS.md: against two greedy agents it takes a king in 97 % of the games, paranoid in
 /// 88 %; head to head it scores best).
 pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Brs;
 
 /// The default [`ThreeLimits::fallibility`]. Against one greedy and one random agent
 /// (400,000 nodes a move, 180 games) jiang took a king in 92 % of the games instead of
-/// 78 %; against two greedy agents in 97 % instead of 98 % (README).
+/// 78 %; against two greedy agents in 97 % instead of 98 % (docs/MEASUREMENTS.md, ThreeChess).
 pub const DEFAULT_FALLIBILITY: i32 = 3000;
 /// The largest [`ThreeLimits::fallibility`] accepted (a bonus stays far below a king
 /// capture's score).

@@ -77,7 +77,7 @@ pub fn output_bucket(buckets: usize, pieces: u32) -> usize {
 pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 
 /// Whether searches use the network unless told otherwise (`UseNNUE`): the embedded
-/// network beats the hand-written evaluation (see the README's Strength section).
+/// network beats the hand-written evaluation (see docs/training.md and docs/strength.md).
 pub const DEFAULT_ENABLED: bool = true;
 
 /// Whether an evaluation's name (`nnue` or `hce`, as `bench` and data generation take
