@@ -4,26 +4,33 @@
 #   ./bench.sh                 perft 6 of the start position (nodes/s) + search bench
 #   ./bench.sh --perft-only    only the perft figure
 #   ./bench.sh --bench-only    only the search bench
-#   ./bench.sh SIGNATURE       also check the bench node count against SIGNATURE
+#   ./bench.sh --tune          the search bench of the `tune` build (parameters as UCI
+#                              options, src/search/params.rs): the same signature
+#   ./bench.sh SIGNATURE       check the bench node count against SIGNATURE instead
 #
 # The search bench prints "Bench: <nodes> nodes <nps> nps"; <nodes> is the signature that
-# changes only when search or evaluation behaviour changes. The full perft suite is in
-# perft/run.sh.
+# changes only when search or evaluation behaviour changes. It is pinned below and CI
+# checks it: a commit that changes it on purpose changes PINNED_BENCH and ends its
+# message with "Bench: <nodes>" and why. The full perft suite is in perft/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")"
 
+PINNED_BENCH=7543118
+
 mode=all
-expected=""
+expected=$PINNED_BENCH
+features=()
 for arg in "$@"; do
   case "$arg" in
     --perft-only) mode=perft ;;
     --bench-only) mode=bench ;;
+    --tune) mode=bench; features=(--features tune) ;;
     [0-9]*) expected="$arg" ;;
     *) echo "unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
 
-cargo build --release --quiet
+cargo build --release --quiet "${features[@]}"
 bin=target/release/jiang
 
 if [ "$mode" != bench ]; then
@@ -42,8 +49,9 @@ if [ "$mode" != perft ]; then
   out=$("$bin" bench 2>/dev/null)
   echo "$out"
   signature=$(echo "$out" | awk '/^Bench:/ {print $2}')
-  if [ -n "$expected" ] && [ "$signature" != "$expected" ]; then
-    echo "bench signature $signature differs from expected $expected" >&2
+  if [ "$signature" != "$expected" ]; then
+    echo "bench signature $signature differs from the expected $expected" >&2
     exit 1
   fi
+  echo "bench signature $signature as expected"
 fi

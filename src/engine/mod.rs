@@ -206,6 +206,8 @@ impl Engine {
             .map(|o| o.spec)
             .filter(|s| if ucci { s.shown.ucci } else { s.shown.uci })
             .collect();
+        #[cfg(feature = "tune")]
+        specs.extend(tuned_param_specs());
         for game in games::GAMES {
             if ucci && game.name != "xiangqi" {
                 continue;
@@ -258,6 +260,15 @@ impl Engine {
                 }),
                 (None, None) => None,
             });
+        }
+        #[cfg(feature = "tune")]
+        if let Some(spec) = tuned_param_specs().find(|s| s.matches(name)) {
+            let parsed = spec.parse(text)?;
+            crate::search::params::tuned::set(spec.name, parsed.value.as_int() as i32);
+            return Ok(parsed.clamped_from.map(|asked| OptionNote::Clamped {
+                asked,
+                used: parsed.value.as_int(),
+            }));
         }
         // The current game's declaration first, else another game's: the first whose
         // declaration takes the value (ThreeChess's rule set `tournament` while playing
@@ -694,6 +705,22 @@ impl Engine {
             }
         }
     }
+}
+
+/// The search's parameters as spin options (a `tune` build only, see
+/// [`crate::search::params`]).
+#[cfg(feature = "tune")]
+fn tuned_param_specs() -> impl Iterator<Item = OptionSpec> {
+    crate::search::params::PARAMS.iter().map(|p| {
+        OptionSpec::new(
+            p.name,
+            crate::options::OptionKind::Spin {
+                default: i64::from(p.default),
+                min: i64::from(p.min),
+                max: i64::from(p.max),
+            },
+        )
+    })
 }
 
 #[cfg(test)]

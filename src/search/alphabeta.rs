@@ -7,24 +7,9 @@ use super::{InfoCallback, Score, ScoreBound, SearchInfo, SearchResult, Shared, I
 use crate::game::{Game, GenType, Outcome};
 use crate::movelist::MoveList;
 use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND};
-use once_cell::sync::Lazy;
 use std::sync::atomic::Ordering;
 
-/// Late-move reduction table `[depth][move number]`, in plies.
-static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
-    let mut t = [[0u8; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as u8;
-        }
-    }
-    t
-});
-
-#[inline(always)]
-fn lmr(depth: i32, moves: usize) -> i32 {
-    LMR[(depth as usize).min(63)][moves.min(63)] as i32
-}
+use super::params::{self, lmr};
 
 /// The score from which the search treats the game as decided (`Game::DECIDED_SCORE`, at
 /// most a mate score).
@@ -36,19 +21,24 @@ fn decided_score<G: Game>() -> i32 {
 /// Reverse futility margin: a static eval this far above beta at low depth fails high.
 #[inline(always)]
 fn rfp_margin(depth: i32, improving: bool) -> i32 {
-    90 * depth - if improving { 60 } else { 0 }
+    params::rfp_margin() * depth
+        - if improving {
+            params::rfp_improving()
+        } else {
+            0
+        }
 }
 
 /// Futility margin for quiet moves at low depth.
 #[inline(always)]
 fn futility_margin(depth: i32) -> i32 {
-    120 + 110 * depth
+    params::futility_base() + params::futility_per_depth() * depth
 }
 
 /// Quiet moves searched before the rest are pruned (late-move pruning).
 #[inline(always)]
 fn lmp_count(depth: i32, improving: bool) -> usize {
-    let base = 3 + depth * depth;
+    let base = params::lmp_base() + depth * depth;
     (if improving { base } else { base / 2 + 1 }) as usize
 }
 
@@ -433,12 +423,13 @@ impl<'a, G: Game> Searcher<'a, G> {
         on_info: Option<InfoCallback<'_, G::Move>>,
     ) {
         let control = self.shared.control;
-        let mut delta = 25;
-        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
-            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let mut delta = params::aspiration_delta();
+        let (mut alpha, mut beta) =
+            if depth >= params::aspiration_min_depth() && prev.abs() < MATE_BOUND {
+                ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+            } else {
+                (-INFINITY, INFINITY)
+            };
         loop {
             let score = self.search_root(pos, depth, alpha, beta, k);
             self.root_moves[k..].sort_by_key(|r| -r.score);
@@ -460,7 +451,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             } else {
                 beta = (score + delta).min(INFINITY);
             }
-            delta += delta / 2 + 10;
+            delta += delta / 2 + params::aspiration_growth();
         }
     }
 
@@ -498,7 +489,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             } else {
                 let mut r = 0;
                 let n = i - first;
-                if depth >= 3 && n >= 3 && !in_check && !gives_check && !is_capture {
+                if depth >= params::lmr_min_depth()
+                    && n >= params::root_lmr_min_moves() as usize
+                    && !in_check
+                    && !gives_check
+                    && !is_capture
+                {
                     // One ply less once the best line is decided: a quiet late move
                     // can then only matter by mating, which needs the depth.
                     let decided = alpha >= decided_score::<G>();
@@ -675,12 +671,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         let decided = decided_score::<G>();
         if !PV && !in_check && excluded.is_none() && beta.abs() < decided {
             // Reverse futility pruning.
-            if depth <= 7 && eval - rfp_margin(depth, improving) >= beta {
+            if depth <= params::rfp_max_depth() && eval - rfp_margin(depth, improving) >= beta {
                 stat!(Rfp);
                 return eval;
             }
             // Null-move pruning.
-            if depth >= 3
+            if depth >= params::nmp_min_depth()
                 && eval >= beta
                 && self.stack[ply - 1].mv.is_some()
                 && pos.null_move_allowed()
@@ -689,7 +685,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                 // A large reduction: the null move only has to show that the side to
                 // move stays above beta even after passing (was 3 + depth / 4, at most
                 // +3 for the margin; see MEASUREMENTS, issue 24).
-                let r = 4 + depth / 3 + ((eval - beta) / 200).min(4);
+                let r = params::nmp_base_reduction()
+                    + depth / params::nmp_depth_divisor()
+                    + ((eval - beta) / params::nmp_eval_divisor())
+                        .min(params::nmp_max_eval_reduction());
                 self.stack[ply].mv = None;
                 pos.make_null_move();
                 let v =
@@ -705,16 +704,17 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
 
-        // ProbCut: a good capture whose reduced search (depth - 4) beats beta by a margin
+        // ProbCut: a good capture whose reduced search beats beta by a margin
         // would almost surely beat beta at full depth too; a quiescence search first
         // drops most candidates cheaply.
-        let probcut_beta = beta + 200;
+        let probcut_beta = beta + params::probcut_margin();
+        let probcut_depth = depth - params::probcut_reduction();
         if !PV
             && !in_check
             && excluded.is_none()
-            && depth >= 5
+            && depth >= params::probcut_min_depth()
             && beta.abs() < decided
-            && !tt.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta)
+            && !tt.is_some_and(|e| e.depth > probcut_depth && e.score < probcut_beta)
         {
             let mut picker = MovePicker::<G>::new_qsearch(pos, tt_move, false);
             while let Some(m) = picker.next(pos, self.hist) {
@@ -729,7 +729,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 if v >= probcut_beta {
                     v = -self.negamax::<false>(
                         pos,
-                        depth - 4,
+                        probcut_depth,
                         -probcut_beta,
                         -probcut_beta + 1,
                         ply + 1,
@@ -748,7 +748,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                         G::move_to_u16(m),
                         v,
                         static_eval,
-                        depth - 3,
+                        probcut_depth + 1,
                         Bound::Lower,
                     );
                     return v;
@@ -758,7 +758,7 @@ impl<'a, G: Game> Searcher<'a, G> {
 
         // Internal iterative reduction: without a TT move this node is likely less
         // important than it looks, and searching it shallower first is cheap.
-        if tt_move.is_none() && depth >= 4 && (PV || cut_node) {
+        if tt_move.is_none() && depth >= params::iir_min_depth() && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -807,11 +807,14 @@ impl<'a, G: Game> Searcher<'a, G> {
                     }
                     // The depth this move would get after its late-move reduction: the
                     // pruning below looks that far, not at the full depth.
-                    let lmr_depth =
-                        (depth - 1 - lmr(depth, moves_searched + 1) + hist / 8000).max(0);
+                    let lmr_depth = (depth - 1 - lmr(depth, moves_searched + 1)
+                        + hist / params::lmr_history_divisor())
+                    .max(0);
                     // History pruning: a quiet move that has kept failing here is skipped
                     // at shallow depth.
-                    if lmr_depth < 4 && hist < -3000 * depth {
+                    if lmr_depth < params::history_prune_max_depth()
+                        && hist < -params::history_prune_margin() * depth
+                    {
                         stat!(HistPrune);
                         continue;
                     }
@@ -820,7 +823,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     // a mate (no eval reaches it, so every quiet move would go, but in
                     // Xiangqi a quiet move that gives no check can mate by leaving no
                     // legal move).
-                    if lmr_depth <= 7
+                    if lmr_depth <= params::futility_max_depth()
                         && alpha < MATE_BOUND
                         && eval + futility_margin(lmr_depth) <= alpha
                         && !is_killer
@@ -829,11 +832,16 @@ impl<'a, G: Game> Searcher<'a, G> {
                         continue;
                     }
                     // A quiet move that hands material away by the exchange on its square.
-                    if lmr_depth <= 7 && !pos.see_ge(m, -20 * lmr_depth * lmr_depth) {
+                    if lmr_depth <= params::see_quiet_max_depth()
+                        && !pos.see_ge(m, -params::see_quiet_margin() * lmr_depth * lmr_depth)
+                    {
                         stat!(SeeQuiet);
                         continue;
                     }
-                } else if is_capture && depth <= 6 && !pos.see_ge(m, -110 * depth) {
+                } else if is_capture
+                    && depth <= params::see_capture_max_depth()
+                    && !pos.see_ge(m, -params::see_capture_margin() * depth)
+                {
                     stat!(SeeCapture);
                     continue;
                 }
@@ -851,14 +859,14 @@ impl<'a, G: Game> Searcher<'a, G> {
             if let Some(e) = tt {
                 if Some(m) == tt_move
                     && excluded.is_none()
-                    && depth >= 7
-                    && e.depth >= depth - 3
+                    && depth >= params::singular_min_depth()
+                    && e.depth >= depth - params::singular_tt_depth_margin()
                     && matches!(e.bound, Bound::Lower | Bound::Exact)
                     && e.score.abs() < MATE_BOUND
                     && ply < 2 * self.root_depth as usize
                 {
                     stat!(SingularTry);
-                    let s_beta = e.score - 2 * depth;
+                    let s_beta = e.score - params::singular_margin() * depth;
                     self.stack[ply].excluded = Some(m);
                     let v = self.negamax::<false>(
                         pos,
@@ -892,7 +900,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                 score = -self.negamax::<PV>(pos, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && moves_searched > 2 * usize::from(PV) && !is_capture {
+                if depth >= params::lmr_min_depth()
+                    && moves_searched > 2 * usize::from(PV)
+                    && !is_capture
+                {
                     r = lmr(depth, moves_searched);
                     r -= i32::from(PV);
                     r -= i32::from(is_killer || Some(m) == counter);
@@ -904,7 +915,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     // shorter mate, most of its moves fail low rather than cut, and
                     // the shorter mate runs through the moves this would cut short.
                     r += i32::from(cut_node && alpha < MATE_BOUND);
-                    r -= hist / 8000;
+                    r -= hist / params::lmr_history_divisor();
                     r = r.clamp(0, new_depth - 1);
                     if r > 0 {
                         stat!(LmrSearch);
@@ -1051,7 +1062,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             moves += 1;
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
-                if stand_pat + pos.captured_value(m) + 200 <= alpha && !pos.gives_check(m) {
+                if stand_pat + pos.captured_value(m) + params::qsearch_delta_margin() <= alpha
+                    && !pos.gives_check(m)
+                {
                     stat!(QDelta);
                     continue;
                 }

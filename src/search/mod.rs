@@ -9,6 +9,7 @@ mod alphabeta;
 pub mod book_move;
 pub mod chooser;
 pub mod history;
+pub mod params;
 pub mod picker;
 pub mod skill;
 pub mod stats;
