@@ -31,13 +31,15 @@ fn usage() -> String {
          jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N]\n    \
              [--max-plies N] [--seed S] [--verbose] | perft DEPTH | fit [...]\n    \
              three-player ThreeChess matches (jiang, UCI engines, the reference's agents)\n\
-         {matches}
-         {spsa}
+         {matches}\n\
+         {openings}\n\
+         {spsa}\n\
          jiang-lab --help",
         fairy = fairychess::cli::jiang_lab_lines(fairychess::cli::USAGE),
         baroque = fairychess::cli::jiang_lab_lines(baroque::cli::USAGE),
         book = xiangqi::book::USAGE,
         matches = matches::cli::USAGE,
+        openings = matches::openings::USAGE,
         spsa = spsa::cli::USAGE,
     )
 }
@@ -199,6 +201,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("match") => matches::cli::run(rest),
+        Some("openings") => matches::openings::run(rest),
         Some("spsa") => spsa::cli::run(rest),
         Some("--help") | Some("-h") | Some("help") => {
             println!("{}", usage());

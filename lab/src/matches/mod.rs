@@ -18,11 +18,13 @@
 //!   the library entry point the tuner uses);
 //! * [`schedule`]: openings and pairs; [`stats`]: Elo, LOS, SPRT;
 //! * [`pgn`], [`report`]: the PGN, the JSON summary and the printed summary;
-//! * [`runner`]: the match (workers, tallies, progress); [`cli`]: the command line.
+//! * [`runner`]: the match (workers, tallies, progress); [`cli`]: the command line;
+//! * [`openings`]: `jiang-lab openings`, balanced random start positions.
 
 pub mod cli;
 pub mod engine;
 pub mod game;
+pub mod openings;
 pub mod pgn;
 pub mod process;
 pub mod protocol;

@@ -133,6 +133,10 @@ pub trait Referee: Send {
     fn plies_without_capture(&self) -> u32;
     /// The canonical form of `text` if it is a legal move here.
     fn legal(&self, text: &str) -> Option<String>;
+    /// Every legal move, canonical, in the rules library's order.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Whether the side to move is in check (games with check; others: false).
+    fn in_check(&self) -> bool;
     /// Plays a move that [`Referee::legal`] returned.
     fn push(&mut self, canonical: &str);
     /// The game's end by its rules; then, with `no_capture_plies` > 0, the draw after
@@ -251,6 +255,11 @@ trait MatchRules: Rules {
     /// The game's own no-capture draw in plies (0: none).
     const NO_CAPTURE_RULE: u32 = 0;
 
+    /// Whether the side to move is in check.
+    fn checked(&self) -> bool {
+        false
+    }
+
     /// The end by the rules, with a short reason.
     fn rule_end(&self) -> Option<RuleEnd> {
         self.game_end().map(|end| RuleEnd {
@@ -267,6 +276,10 @@ trait MatchRules: Rules {
 
 impl MatchRules for jiang::xiangqi::Position {
     const NO_CAPTURE_RULE: u32 = jiang::xiangqi::rules::RULE60_PLIES as u32;
+
+    fn checked(&self) -> bool {
+        self.in_check()
+    }
 
     fn rule_end(&self) -> Option<RuleEnd> {
         use jiang::xiangqi::rules::EndReason;
@@ -371,6 +384,18 @@ impl<G: MatchRules> Referee for Board<G> {
             .or_else(|_| self.pos.parse_legal_move(&text.to_ascii_lowercase()))
             .ok()?;
         Some(m.to_string())
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.pos
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn in_check(&self) -> bool {
+        self.pos.checked()
     }
 
     fn push(&mut self, canonical: &str) {
