@@ -15,6 +15,8 @@ start position whatever the other side does with the same moves. On its move num
   nomove   `bestmove (none)`
   ranks1   writes its moves with ranks 1-10 (h1g3): illegal for a runner expecting 0-9
   resign   `bestmove MOVE resign` (UCCI)
+  weak     an illegal move while its option `Skill Level` is below 10, legal moves from 10
+           up (the tuner's tests: a parameter whose right direction is known)
 
 --pidfile FILE appends its process id to FILE at start (the tests check that no engine
 is left running).
@@ -37,6 +39,7 @@ def main():
         with open(a.pidfile, "a") as f:
             f.write("%d\n" % os.getpid())
     red_to_move, own_moves = True, 0
+    skill = 20
 
     def say(line):
         sys.stdout.write(line + "\n")
@@ -57,6 +60,8 @@ def main():
             say("option usemillisec type check default false")
             say("option newgame type button")
             say("ucciok")
+        elif cmd == "setoption" and "Skill" in words and "value" in words:
+            skill = int(words[words.index("value") + 1])
         elif cmd == "isready":
             say("readyok")
         elif cmd == "position":
@@ -73,6 +78,8 @@ def main():
             out = ("h0g2", "g2h0") if red_to_move else ("h9g7", "g7h9")
             move = out[own_moves % 2]
             mode = a.mode if own_moves >= a.after else "legal"
+            if mode == "weak":
+                mode = "illegal" if skill < 10 else "legal"
             if mode == "illegal":
                 say("bestmove " + ("a0a5" if red_to_move else "a9a4"))
             elif mode == "late":
