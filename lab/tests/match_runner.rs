@@ -410,3 +410,51 @@ fn jiang_against_itself_is_reproducible_and_clean() {
     assert_eq!(pgn.matches("[Variant \"xiangqi\"]").count(), 4);
     assert!(pgn.contains("1... "), "game 1 starts with Black to move");
 }
+
+#[test]
+fn the_sprt_stops_the_match_once_it_decides() {
+    // Two openings: from the start the bad engine loses as Red (its second move is
+    // illegal) and draws as Black (three plies adjudicated); without Red's right horse
+    // whoever is Red loses at once. Engine A scores W1 D1 L2 every four games, and the
+    // wide test (elo1 200) accepts H0 within a few games.
+    let dir = scratch("sprt");
+    let pids = dir.join("pids");
+    let openings = dir.join("openings.epd");
+    std::fs::write(
+        &openings,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n\
+         rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKAB1R w - - 0 1\n",
+    )
+    .unwrap();
+    let (sum, stdout) = play(
+        &dir,
+        &s(&["name=bad", &fake("illegal", "--after 1", &pids)]),
+        &s(&["name=good", &fake("legal", "", &pids)]),
+        &[
+            "--games",
+            "100",
+            "--nodes",
+            "10",
+            "--draw-plies",
+            "3",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--sprt",
+            "elo0=0",
+            "elo1=200",
+        ],
+        0,
+    );
+    let games = sum["games"].as_u64().unwrap();
+    assert!((4..100).contains(&games), "{games} games:\n{stdout}");
+    assert_eq!(sum["stop_reason"], "SPRT accepted H0", "{stdout}");
+    assert_eq!(sum["sprt"]["verdict"], "H0");
+    assert!(sum["sprt"]["llr"].as_f64().unwrap() <= sum["sprt"]["lower"].as_f64().unwrap());
+    let r = &sum["result_A"];
+    assert!(
+        r["wins"].as_u64() > Some(0) && r["draws"].as_u64() > Some(0),
+        "{r}"
+    );
+    assert!(stdout.contains("LLR "), "{stdout}");
+    assert_none_left(&pids);
+}

@@ -94,8 +94,10 @@ pub enum TimeUnitChoice {
 pub struct EngineSpec {
     /// Display name.
     pub name: String,
-    /// Program and arguments.
+    /// Program and arguments (`cmd=`).
     pub command: Vec<String>,
+    /// More arguments after them (`arg=`, in order).
+    pub args: Vec<String>,
     /// Working directory.
     pub dir: Option<PathBuf>,
     /// Protocol.
@@ -118,6 +120,7 @@ impl Default for EngineSpec {
         EngineSpec {
             name: String::new(),
             command: Vec::new(),
+            args: Vec::new(),
             dir: None,
             dialect: Dialect::Uci,
             options: Vec::new(),
@@ -146,7 +149,7 @@ impl EngineSpec {
             match key.to_ascii_lowercase().as_str() {
                 "name" => spec.name = value.to_string(),
                 "cmd" => spec.command = split_command(value)?,
-                "arg" => spec.command.push(value.to_string()),
+                "arg" => spec.args.push(value.to_string()),
                 "dir" => spec.dir = Some(PathBuf::from(value)),
                 "proto" => {
                     spec.dialect = Dialect::from_name(value)
@@ -197,6 +200,11 @@ impl EngineSpec {
             }
         }
         Ok(spec)
+    }
+
+    /// The command line run: `cmd=`'s words, then the `arg=`s.
+    pub fn argv(&self) -> Vec<String> {
+        self.command.iter().chain(&self.args).cloned().collect()
     }
 }
 
@@ -359,7 +367,7 @@ impl Engine {
         self.declared.clear();
         self.starts += 1;
         let process = Process::start(
-            &self.spec.command,
+            &self.spec.argv(),
             self.spec.dir.as_deref(),
             &self.label,
             self.log.clone(),
@@ -737,7 +745,7 @@ mod tests {
     #[test]
     fn engine_items_are_read_on_top_of_each() {
         let each = EngineSpec::parse(
-            &items(&["option.Hash=16", "proto=ucci"]),
+            &items(&["option.Hash=16", "proto=ucci", "arg=--each"]),
             &EngineSpec::default(),
         )
         .unwrap();
@@ -755,7 +763,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(spec.name, "A");
-        assert_eq!(spec.command, ["/opt/my", "engine --x", "--y"]);
+        assert_eq!(spec.argv(), ["/opt/my", "engine --x", "--each", "--y"]);
         assert_eq!(spec.dialect, Dialect::Ucci);
         assert_eq!(
             spec.options,

@@ -48,7 +48,7 @@ fn spec_json(spec: &EngineSpec) -> Value {
         .collect();
     json!({
         "name": spec.name,
-        "cmd": spec.command.join(" "),
+        "cmd": spec.argv().join(" "),
         "dir": spec.dir.as_ref().map(|d| d.display().to_string()),
         "proto": spec.dialect.name(),
         "options": options,
