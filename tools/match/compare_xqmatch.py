@@ -11,8 +11,10 @@ Two checks, both with concurrency 1 and fixed nodes (deterministic: jiang with o
 plays the same move at the same node budget):
 
   games     the same N-game match (default 20) played by both runners from the same
-            openings (default: xqmatch's openings.epd, from --opening-offset) between two
-            jiangs (default the network against the hand-written evaluation; --engine-a /
+            openings (default: xqmatch's openings.epd from the 100th) between two jiangs
+            (default: the hand-written evaluation with and without its repetition judge at
+            600 nodes, a pairing whose games end in every way: mates, stalemate,
+            repetition, perpetual check, the ply and no-capture limits; --engine-a /
             --engine-b give other KEY=VALUE items, e.g. two builds): game by game the same
             colours, moves, result and number of plies, and the same W/D/L
   forfeits  a deliberately bad engine (lab/tests/fake_engine.py) that plays an illegal move,
@@ -21,7 +23,7 @@ plays the same move at the same node budget):
 
     cargo build --release --workspace
     python3 tools/match/compare_xqmatch.py                       # both checks
-    python3 tools/match/compare_xqmatch.py games --games 40 --nodes 2000 --opening-offset 100
+    python3 tools/match/compare_xqmatch.py games --games 40 --nodes 2000 --opening-offset 0
 
 Exit 0 when everything agrees, 1 otherwise (each difference is printed). The reasons the two
 runners give are compared through a table of equivalent wordings (xqmatch says "perpetual
@@ -125,8 +127,8 @@ def compare(ours, theirs, label, keys=("red", "black", "result", "plies")):
 
 def check_games(args, tmp):
     openings = args.openings or os.path.join(args.xqmatch, "openings.epd")
-    a = args.engine_a or ["name=nnue", f"cmd={JIANG}"]
-    b = args.engine_b or ["name=hce", f"cmd={JIANG}", "option.UseNNUE=false"]
+    a = args.engine_a or ["name=judge", f"cmd={JIANG}", "option.UseNNUE=false"]
+    b = args.engine_b or ["name=nojudge", f"cmd={JIANG}", "option.UseNNUE=false", "option.RepetitionJudge=false"]
     rest = ["--games", str(args.games), "--nodes", str(args.nodes), "--openings", openings,
             "--opening-offset", str(args.opening_offset), "--concurrency", "1", "--quiet"]
     if args.no_capture_plies:
@@ -160,14 +162,16 @@ def main():
     p.add_argument("--xqmatch", default=DEFAULT_XQMATCH, help="xqmatch's folder (default: $XQMATCH)")
     p.add_argument("--lab", default=LAB, help="the jiang-lab binary (default %(default)s)")
     p.add_argument("--games", type=int, default=20)
-    p.add_argument("--nodes", type=int, default=1000)
+    p.add_argument("--nodes", type=int, default=600)
     p.add_argument("--openings", help="openings file (default: xqmatch's openings.epd)")
-    p.add_argument("--opening-offset", type=int, default=0)
+    p.add_argument("--opening-offset", type=int, default=100)
     p.add_argument("--no-capture-plies", type=int, default=100,
                    help="both runners adjudicate a draw after N plies without capture (default 100, "
                         "Fairy-Stockfish's own rule; 0: each runner's rules)")
-    p.add_argument("--engine-a", nargs="+", metavar="KEY=VALUE", help="engine A (default jiang, network)")
-    p.add_argument("--engine-b", nargs="+", metavar="KEY=VALUE", help="engine B (default jiang, UseNNUE=false)")
+    p.add_argument("--engine-a", nargs="+", metavar="KEY=VALUE",
+                   help="engine A (default jiang, UseNNUE=false)")
+    p.add_argument("--engine-b", nargs="+", metavar="KEY=VALUE",
+                   help="engine B (default jiang, UseNNUE=false RepetitionJudge=false)")
     args = p.parse_args()
     if not args.xqmatch or not os.path.isfile(os.path.join(args.xqmatch, "xqmatch.py")):
         raise SystemExit(f"no xqmatch.py in {args.xqmatch}: this check needs xqmatch (see --xqmatch)")
