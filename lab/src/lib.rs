@@ -11,7 +11,7 @@
 //! * [`microchess`]: the census of the solved game ([`microchess::census`]);
 //! * [`threechess`]: the reference's random and greedy agents and the three-player
 //!   match runner;
-//! * [`matches`]: the match runner (`jiang-lab match`: engines over UCI/UCCI, refereed by
+//! * [`matches`](mod@matches): the match runner (`jiang-lab match`: engines over UCI/UCCI, refereed by
 //!   jiang's rules) and [`spsa`], the parameter tuner that plays its games;
 //! * [`flags`]: the `--name value` options the subcommands share.
 //!
