@@ -11,6 +11,8 @@
 //! * [`microchess`]: the census of the solved game ([`microchess::census`]);
 //! * [`threechess`]: the reference's random and greedy agents and the three-player
 //!   match runner;
+//! * [`matches`](mod@matches): the match runner (`jiang-lab match`: engines over UCI/UCCI, refereed by
+//!   jiang's rules) and [`spsa`], the parameter tuner that plays its games;
 //! * [`flags`]: the `--name value` options the subcommands share.
 //!
 //! The binary `jiang-lab` has one subcommand per job (`jiang-lab --help`).
@@ -18,6 +20,8 @@
 #![warn(missing_docs)]
 
 pub mod flags;
+pub mod matches;
+pub mod spsa;
 
 /// Xiangqi: training data, the network trainer, the evaluation tuner, the book builder.
 pub mod xiangqi {

@@ -1,7 +1,7 @@
 //! The `jiang-lab` executable: one subcommand per offline job (`jiang-lab --help`).
 //! Results go to stdout, progress and diagnostics to stderr.
 
-use jiang_lab::{baroque, fairychess, microchess, threechess, xiangqi};
+use jiang_lab::{baroque, fairychess, matches, microchess, spsa, threechess, xiangqi};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -31,10 +31,16 @@ fn usage() -> String {
          jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N]\n    \
              [--max-plies N] [--seed S] [--verbose] | perft DEPTH | fit [...]\n    \
              three-player ThreeChess matches (jiang, UCI engines, the reference's agents)\n\
+         {matches}\n\
+         {openings}\n\
+         {spsa}\n\
          jiang-lab --help",
         fairy = fairychess::cli::jiang_lab_lines(fairychess::cli::USAGE),
         baroque = fairychess::cli::jiang_lab_lines(baroque::cli::USAGE),
         book = xiangqi::book::USAGE,
+        matches = matches::cli::USAGE,
+        openings = matches::openings::USAGE,
+        spsa = spsa::cli::USAGE,
     )
 }
 
@@ -194,6 +200,9 @@ fn main() -> ExitCode {
             threechess::match_runner::run(rest);
             ExitCode::SUCCESS
         }
+        Some("match") => matches::cli::run(rest),
+        Some("openings") => matches::openings::run(rest),
+        Some("spsa") => spsa::cli::run(rest),
         Some("--help") | Some("-h") | Some("help") => {
             println!("{}", usage());
             ExitCode::SUCCESS

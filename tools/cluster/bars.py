@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The measured checks of the cluster jobs (run from the repository root, after
-`cargo build --release -p jiang-lab`; they take minutes, not part of the test suite):
+`cargo build --release --workspace`; they take minutes, not part of the test suite):
 
   equal       datagen of SHARDS shards on a local cluster of 2 workers against the same seeds
               run by two sequential processes (odd and even seeds, one shell loop each, at the
@@ -10,8 +10,9 @@
               the commands of README.md), one worker killed (SIGKILL) while it runs a shard:
               the run must complete with every shard once, the merged file equal to the
               sequential one
-  match       a GAMES-game match on a local cluster of 2 workers and the same games by xqmatch
-              (concurrency 2): the same W/D/L and the same games (compare_match.py)
+  match       a GAMES-game match on a local cluster of 2 workers and the same games by
+              `jiang-lab match --concurrency 2` on this machine: the same W/D/L and the same
+              games (compare_match.py), and the wall time of both
 
     python3 tools/cluster/bars.py equal --shards 40 --shard-games 4 --nodes 5000 --rounds 2
     python3 tools/cluster/bars.py kill --shards 40 --shard-games 4 --nodes 5000
@@ -231,26 +232,25 @@ def seed_of(pid):
 
 def cmd_match(args):
     os.makedirs(args.work, exist_ok=True)
-    xq = args.xqmatch
     ours = os.path.join(args.work, "match-cluster.json")
-    theirs = os.path.join(args.work, "match-xqmatch.json")
+    theirs = os.path.join(args.work, "match-one-machine.json")
     eng = [["name=nnue", f"cmd={JIANG}"], ["name=hce", f"cmd={JIANG}", "option.UseNNUE=false"]]
     t = time.monotonic()
     cmd = [sys.executable, os.path.join(HERE, "match.py"), "--games", str(args.games), "--nodes",
-           str(args.nodes), "--workers", "2", "--xqmatch", xq, "--json", ours]
+           str(args.nodes), "--workers", "2", "--json", ours]
     for e in eng:
         cmd += ["--engine", *e]
     rc = subprocess.call(cmd)
     wc = time.monotonic() - t
     t = time.monotonic()
-    cmd = [sys.executable, os.path.join(xq, "xqmatch.py"), "--games", str(args.games), "--nodes",
-           str(args.nodes), "--openings", os.path.join(xq, "openings.epd"), "--concurrency", "2",
-           "--quiet", "--json", theirs]
+    cmd = [LAB, "match", "--games", str(args.games), "--nodes", str(args.nodes), "--openings",
+           os.path.join(REPO, "tools", "match", "openings.epd"), "--concurrency", "2", "--quiet",
+           "--json", theirs]
     for e in eng:
         cmd += ["--engine", *e, "restart=on"]
     rx = subprocess.call(cmd, stdout=subprocess.DEVNULL)
     wx = time.monotonic() - t
-    print(f"cluster match {wc:.1f} s (exit {rc}), xqmatch concurrency 2 {wx:.1f} s (exit {rx})")
+    print(f"cluster match {wc:.1f} s (exit {rc}), jiang-lab match concurrency 2 {wx:.1f} s (exit {rx})")
     same_games = subprocess.call([sys.executable, os.path.join(HERE, "compare_match.py"), ours, theirs])
     return 1 if rc or rx or same_games else 0
 
@@ -266,7 +266,6 @@ def main():
     p.add_argument("--kill-after", type=int, default=8, help="shards done before the kill")
     p.add_argument("--fresh-reference", action="store_true")
     p.add_argument("--games", type=int, default=200)
-    p.add_argument("--xqmatch", default=os.path.join(os.path.dirname(REPO), "shared", "tools", "xqmatch"))
     p.add_argument("--work", default=os.path.join(REPO, "target", "cluster-bars"))
     args = p.parse_args()
     if args.nodes is None:

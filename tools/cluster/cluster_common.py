@@ -3,14 +3,13 @@ shipping files to the workers, running a child process on a worker, atomic write
 progress bar on stderr.
 
 The functions that run on workers are sent there by value (cloudpickle), so a worker needs
-only Python with the `distributed` package (and pyffish for matches): no checkout, no shared
-file system. Files a job needs (the engine binary, xqmatch) travel as bytes inside a task of
-their own and are written once per worker machine into a cache folder named by their
-SHA-256, which is checked before every use.
+only Python with the `distributed` package: no checkout, no shared file system. Files a job
+needs (the jiang-lab binary, the engine binaries) travel as bytes inside a task of their own
+and are written once per worker machine into a cache folder named by their SHA-256, which is
+checked before every use.
 """
 
 import hashlib
-import io
 import logging
 import os
 import signal
@@ -18,7 +17,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -99,21 +97,6 @@ def ship(client, data, what):
         return client.submit(_identity, data, key=f"ship-{what}-{sha256(data)[:16]}", pure=False)
 
 
-def zip_folder(folder, skip=("__pycache__", ".git", "tests")):
-    """A folder's files as zip bytes (deterministic: sorted names, fixed times)."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for root, dirs, files in os.walk(folder):
-            dirs[:] = sorted(d for d in dirs if d not in skip)
-            for f in sorted(files):
-                full = os.path.join(root, f)
-                info = zipfile.ZipInfo(os.path.relpath(full, folder), (1980, 1, 1, 0, 0, 0))
-                info.external_attr = 0o644 << 16
-                with open(full, "rb") as fh:
-                    z.writestr(info, fh.read())
-    return buf.getvalue()
-
-
 def _cache_dir(sha):
     d = os.path.join(tempfile.gettempdir(), "jiang-cluster", sha[:32])
     os.makedirs(d, exist_ok=True)
@@ -141,23 +124,6 @@ def worker_file(data, sha, name, mode=0o755):
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     return path
-
-
-def worker_folder(zip_data, sha):
-    """On a worker: a folder holding the shipped zip's files (extracted once per machine)."""
-    d = os.path.join(_cache_dir(sha), "tree")
-    if not os.path.exists(os.path.join(d, ".complete")):
-        tmp = f"{d}.tmp{os.getpid()}"
-        with zipfile.ZipFile(io.BytesIO(zip_data)) as z:
-            z.extractall(tmp)
-        open(os.path.join(tmp, ".complete"), "w").close()
-        try:
-            os.rename(tmp, d)
-        except OSError:  # another worker process was first
-            import shutil
-
-            shutil.rmtree(tmp, ignore_errors=True)
-    return d
 
 
 def _die_with_parent():

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Compares a cluster match (match.py --json) with xqmatch's run of the same games (xqmatch
---json): W/D/L of engine A, and every game (colours, result, reason, plies, moves).
+"""Compares a cluster match (match.py --json) with one run of the same games on one machine
+(jiang-lab match --json): W/D/L of engine A, and every game (colours, result, reason, plies,
+moves).
 
-    python3 tools/cluster/compare_match.py CLUSTER.json XQMATCH.json
+    python3 tools/cluster/compare_match.py CLUSTER.json MATCH.json
 
 Prints both W/D/L and the games that differ; exit 0 when they are the same games, 1 otherwise.
 """
@@ -29,7 +30,7 @@ def main(argv):
         theirs = json.load(f)
     wdl = [ours["result_A"][k] for k in ("wins", "draws", "losses")]
     xwdl = [theirs["result_A"][k] for k in ("wins", "draws", "losses")]
-    print(f"cluster W/D/L {wdl[0]}/{wdl[1]}/{wdl[2]}   xqmatch W/D/L {xwdl[0]}/{xwdl[1]}/{xwdl[2]}")
+    print(f"cluster W/D/L {wdl[0]}/{wdl[1]}/{wdl[2]}   one machine W/D/L {xwdl[0]}/{xwdl[1]}/{xwdl[2]}")
     a, b = games(ours), games(theirs)
     diff = 0
     for n in sorted(set(a) | set(b)):
@@ -37,7 +38,7 @@ def main(argv):
             diff += 1
             if diff <= 10:
                 ga, gb = a.get(n), b.get(n)
-                print(f"game {n}: cluster {ga[:5] if ga else None}  xqmatch {gb[:5] if gb else None}")
+                print(f"game {n}: cluster {ga[:5] if ga else None}  one machine {gb[:5] if gb else None}")
     same_moves = sum(1 for n in a if n in b and a[n] == b[n])
     print(f"{len(a)} and {len(b)} games; {same_moves} identical move for move; {diff} differ")
     return 0 if wdl == xwdl and diff == 0 else 1

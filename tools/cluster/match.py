@@ -8,11 +8,11 @@
 
 Each task is one opening played twice with colours swapped (game 2i+1: engine A red, game
 2i+2: engine B red, opening i of --openings, cycling, after --opening-offset), run on a worker
-by the match runner xqmatch (`xqmatch.py --games 2` on a one-line openings file), which
-referees every move with pyffish and counts forfeits. So a match here plays exactly the games
-xqmatch plays with the same openings and settings; every game uses fresh engine processes
-(`restart=on` is added unless an engine says otherwise), so a game's moves do not depend on the
-games played before it by the same process.
+by the project's match runner (`jiang-lab match --games 2` on a one-line openings file), which
+referees every move with jiang's rules library and counts forfeits. So a match here plays
+exactly the games `jiang-lab match` plays with the same openings and settings; every game uses
+fresh engine processes (`restart=on` is added unless an engine says otherwise), so a game's
+moves do not depend on the games played before it by the same process.
 
 Results are counted as pairs arrive; with --sprt the stop rule (GSPRT, trinomial, logistic
 Elo) is checked after each pair, and when it decides the pairs not finished are cancelled
@@ -20,9 +20,10 @@ Elo) is checked after each pair, and when it decides the pairs not finished are 
 illegal moves, time losses, crashes, bad replies, the longest move; --json writes it with every
 game.
 
-What travels to the workers: xqmatch (zipped, from --xqmatch) and each engine command's
-program when it is a file here (cached on the workers by SHA-256; --no-ship runs the commands
-as given, on the workers' paths). Workers need Python with `distributed` and `pyffish`.
+What travels to the workers: the jiang-lab binary (--lab, default this checkout's release
+build) and each engine command's program when it is a file here (cached on the workers by
+SHA-256; --worker-lab PATH and --no-ship run what the workers have instead). Workers need
+Python with `distributed`.
 """
 
 import argparse
@@ -36,15 +37,18 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cluster_common as cc  # noqa: E402
 
-DEFAULT_XQMATCH = os.path.join(os.path.dirname(cc.REPO), "shared", "tools", "xqmatch")
+DEFAULT_LAB = os.path.join(cc.REPO, "target", "release", "jiang-lab")
+DEFAULT_OPENINGS = os.path.join(cc.REPO, "tools", "match", "openings.epd")
 
 
-def run_pair(pair, fen, xq_sha, engines, limit, extra, xq_zip, *bins):
-    """On a worker: plays opening `fen` twice (A red, then B red) with xqmatch."""
+def run_pair(pair, fen, lab, engines, limit, extra, lab_data, *bins):
+    """On a worker: plays opening `fen` twice (A red, then B red) with `jiang-lab match`. `lab`
+    is the shipped binary's SHA-256 (its bytes in `lab_data`) or, with `lab_data` None, a path
+    or name on the worker."""
     import tempfile
 
-    xq = cc.worker_folder(xq_zip, xq_sha)
-    argv = [sys.executable, os.path.join(xq, "xqmatch.py")]
+    path = cc.worker_file(lab_data, lab, "jiang-lab") if lab_data is not None else lab
+    argv = [path, "match"]
     for items, ship in engines:
         if ship is not None:
             idx, sha, name, rest = ship
@@ -61,7 +65,7 @@ def run_pair(pair, fen, xq_sha, engines, limit, extra, xq_zip, *bins):
         rc, stdout, err = cc.run_child(argv, cwd=td)
         if rc != 0 or not os.path.exists(out):
             tail = (err or stdout.decode("utf-8", "replace")).strip().splitlines()[-4:]
-            raise RuntimeError(f"pair {pair}: xqmatch exited with {rc}: {' | '.join(tail)}")
+            raise RuntimeError(f"pair {pair}: jiang-lab match exited with {rc}: {' | '.join(tail)}")
         with open(out, encoding="utf-8") as f:
             d = json.load(f)
     games = []
@@ -181,7 +185,7 @@ def parse_args(argv):
         action="append",
         required=True,
         metavar="KEY=VALUE",
-        help="an engine as xqmatch takes it (name=, cmd=, option.NAME=VALUE, proto=, ...); twice",
+        help="an engine as jiang-lab match takes it (name=, cmd=, option.NAME=VALUE, proto=, ...); twice",
     )
     p.add_argument("--each", nargs="+", default=[], metavar="KEY=VALUE", help="items for both")
     p.add_argument("--games", type=int, required=True, help="games (even: pairs of games)")
@@ -190,20 +194,19 @@ def parse_args(argv):
     lim.add_argument("--depth", type=int, help="fixed depth per move")
     lim.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move")
     lim.add_argument("--tc", help="Fischer clock BASE+INC in seconds")
-    p.add_argument("--openings", help="one FEN a line (default: xqmatch's openings.epd)")
+    p.add_argument("--openings", default=DEFAULT_OPENINGS,
+                   help="one FEN a line (default tools/match/openings.epd)")
     p.add_argument("--opening-offset", type=int, default=0, help="skip this many openings first")
     p.add_argument("--sprt", nargs="+", metavar="K=V", help="elo0= elo1= alpha= beta= (stop rule)")
     p.add_argument(
-        "--xqmatch-args",
+        "--match-args",
         default="",
         metavar="ARGS",
-        help="more xqmatch arguments for every pair, e.g. '--draw-plies 200 --max-move-ms 5000'",
+        help="more jiang-lab match arguments for every pair, e.g. '--draw-plies 200 --max-move-ms 5000'",
     )
-    p.add_argument(
-        "--xqmatch",
-        default=DEFAULT_XQMATCH,
-        help="the xqmatch folder (default ../shared/tools/xqmatch beside the checkout)",
-    )
+    p.add_argument("--lab", default=DEFAULT_LAB, help="the jiang-lab binary shipped to the workers "
+                   "(default: this checkout's release build)")
+    p.add_argument("--worker-lab", help="do not ship jiang-lab: run this path/name on the workers")
     p.add_argument("--no-ship", action="store_true", help="run engine commands as the workers find them")
     p.add_argument("--json", help="write the report and every game to this file")
     p.add_argument("--retries", type=int, default=2, help="reruns of a failed pair (default 2)")
@@ -244,9 +247,9 @@ def engine_spec(items, no_ship, shipped):
 
 def main(argv=None):
     a = parse_args(argv)
-    if not os.path.isfile(os.path.join(a.xqmatch, "xqmatch.py")):
-        raise SystemExit(f"match.py: no xqmatch.py in {a.xqmatch} (see --xqmatch)")
-    openings = load_openings(a.openings or os.path.join(a.xqmatch, "openings.epd"))
+    if not a.worker_lab and not os.path.isfile(a.lab):
+        raise SystemExit(f"match.py: no {a.lab}: cargo build --release -p jiang-lab (or --lab, --worker-lab)")
+    openings = load_openings(a.openings)
     limit = (
         ["--nodes", str(a.nodes)]
         if a.nodes
@@ -256,7 +259,7 @@ def main(argv=None):
         if a.movetime
         else ["--tc", a.tc]
     )
-    extra = a.xqmatch_args.split()
+    extra = a.match_args.split()
     if a.each:
         extra += ["--each", *a.each]
     sprt = parse_sprt(a.sprt) if a.sprt else None
@@ -266,9 +269,14 @@ def main(argv=None):
 
     cc.by_value()
     client, cluster = cc.start_client(a)
-    xq_zip = cc.zip_folder(a.xqmatch)
-    xq_sha = cc.sha256(xq_zip)
-    xq_fut = cc.ship(client, xq_zip, "xqmatch")
+    if a.worker_lab:
+        lab, lab_fut = a.worker_lab, None
+    else:
+        with open(a.lab, "rb") as f:
+            lab_bytes = f.read()
+        lab = cc.sha256(lab_bytes)
+        lab_fut = cc.ship(client, lab_bytes, "jiang-lab")
+        print(f"match: shipping {a.lab} (sha256 {lab[:16]}) to the workers", file=sys.stderr)
     bin_futs = []
     for i, path in enumerate(shipped):
         with open(path, "rb") as f:
@@ -296,11 +304,11 @@ def main(argv=None):
             run_pair,
             p,
             fen,
-            xq_sha,
+            lab,
             engines,
             limit,
             extra,
-            xq_fut,
+            lab_fut,
             *bin_futs,
             key=f"match-pair-{p}-{stamp}",
             pure=False,
@@ -391,9 +399,9 @@ def main(argv=None):
             "settings": {
                 "games_requested": a.games,
                 "limit": limit,
-                "openings": a.openings or "xqmatch openings.epd",
+                "openings": a.openings,
                 "opening_offset": a.opening_offset,
-                "xqmatch_args": extra,
+                "match_args": extra,
                 "engines": a.engine,
                 "workers": nworkers,
                 "scheduler": a.scheduler,

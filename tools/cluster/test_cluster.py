@@ -5,8 +5,9 @@ match (under two minutes on 2 cores). Run from anywhere, after `cargo build --re
 
     python3 -m unittest tools/cluster/test_cluster.py -v     (or: python3 tools/cluster/test_cluster.py)
 
-The match test needs xqmatch (XQMATCH, default ../shared/tools/xqmatch beside the checkout)
-and pyffish; without them it is skipped with a message saying so.
+The match test plays a 6-game match on the cluster and the same games with `jiang-lab match`
+on this machine, and compares them move for move. Without the release build of jiang and
+jiang-lab these tests fail (they are not skipped).
 """
 
 import json
@@ -21,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 LAB = os.path.join(REPO, "target", "release", "jiang-lab")
 JIANG = os.path.join(REPO, "target", "release", "jiang")
-XQMATCH = os.environ.get("XQMATCH", os.path.join(os.path.dirname(REPO), "shared", "tools", "xqmatch"))
+OPENINGS = os.path.join(REPO, "tools", "match", "openings.epd")
 sys.path.insert(0, HERE)
 
 SHARD_GAMES, NODES, SEED, SHARDS = 1, 600, 11, 6
@@ -122,34 +123,24 @@ class Statistics(unittest.TestCase):
         self.assertLess(match.sprt_llr(100, 100, 300, 0, 10), -2.94)
 
 
-def have_pyffish():
-    try:
-        import pyffish  # noqa: F401
-
-        return True
-    except ImportError:
-        return False
-
-
-@unittest.skipUnless(os.path.isfile(os.path.join(XQMATCH, "xqmatch.py")), f"no xqmatch at {XQMATCH}")
-@unittest.skipUnless(have_pyffish(), "pyffish is not installed (pip install pyffish)")
-@unittest.skipUnless(os.path.exists(JIANG), f"{JIANG} missing: cargo build --release first")
 class Match(unittest.TestCase):
-    def test_same_games_as_xqmatch(self):
+    def test_same_games_as_one_machine(self):
+        for path in (JIANG, LAB):
+            self.assertTrue(os.path.exists(path), f"{path} missing: cargo build --release --workspace first")
         tmp = tempfile.mkdtemp(prefix="jiang-cluster-match-")
         try:
-            ours, theirs = os.path.join(tmp, "ours.json"), os.path.join(tmp, "xq.json")
+            ours, theirs = os.path.join(tmp, "ours.json"), os.path.join(tmp, "one.json")
             eng = [["name=nnue", f"cmd={JIANG}"], ["name=hce", f"cmd={JIANG}", "option.UseNNUE=false"]]
             cmd = [sys.executable, os.path.join(HERE, "match.py"), "--games", "6", "--nodes", "600",
-                   "--opening-offset", "20", "--workers", "2", "--xqmatch", XQMATCH, "--json", ours]
+                   "--opening-offset", "20", "--workers", "2", "--json", ours]
             for e in eng:
                 cmd += ["--engine", *e]
             r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn("Result for A: W", r.stdout)
-            cmd = [sys.executable, os.path.join(XQMATCH, "xqmatch.py"), "--games", "6", "--nodes", "600",
-                   "--openings", os.path.join(XQMATCH, "openings.epd"), "--opening-offset", "20",
-                   "--quiet", "--json", theirs]
+            self.assertIn("shipping", r.stderr)  # jiang-lab and the engine travel to the workers
+            cmd = [LAB, "match", "--games", "6", "--nodes", "600", "--openings", OPENINGS,
+                   "--opening-offset", "20", "--quiet", "--json", theirs]
             for e in eng:
                 cmd += ["--engine", *e, "restart=on"]
             subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -163,6 +154,7 @@ class Match(unittest.TestCase):
                 self.assertEqual((ga["game"], ga["red"], ga["result"], ga["plies"]),
                                  (gb["game"], gb["red"], gb["result"], gb["plies"]))
                 self.assertEqual(ga["moves"], [m["move"] for m in gb["moves"]])
+                self.assertTrue(ga["moves"], "games were played")
             for side in "AB":
                 self.assertEqual(a["per_engine"][side]["illegal_moves"], 0)
             r = subprocess.run([sys.executable, os.path.join(HERE, "compare_match.py"), ours, theirs],

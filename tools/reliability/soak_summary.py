@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Combines xqmatch JSON files (soak runs) into one table: per run and in total, jiang's
-W/D/L, illegal moves, time losses, crashes, bad replies, and the longest move (with the
-game and ply it was in).
+"""Combines match JSON files (soak runs of jiang-lab match --json) into one table: per run
+and in total, jiang's W/D/L, illegal moves, time losses, crashes, bad replies, and the
+longest move (with the game and ply it was in).
 
     python3 tools/reliability/soak_summary.py target/soak/fsf/*.json
 """

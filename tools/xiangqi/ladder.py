@@ -8,7 +8,7 @@ Players are named by a short code:
            move (through fixed_limit.py), so a reference's strength never depends on the
            machine or its load
 
-A pairing `A:B:G` plays G games between A and B with xqmatch (colours alternating,
+A pairing `A:B:G` plays G games between A and B with `jiang-lab match` (colours alternating,
 openings from --openings starting at --opening-offset). Each pairing's result is
 stored in --out as JSON and reused on a rerun, so an interrupted ladder resumes.
 
@@ -20,7 +20,7 @@ rated by an earlier run, to measure the levels alone). The 95 % error bars come 
 the fit's Fisher information.
 
     python3 tools/xiangqi/ladder.py --engine target/release/jiang \
-        --xqmatch ../shared/tools/xqmatch/xqmatch.py --out ladder-runs \
+        --lab target/release/jiang-lab --out ladder-runs \
         --pair L0:L4:100 --pair L4:D1:100 ...
     python3 tools/xiangqi/ladder.py --out ladder-runs --fit-only
 """
@@ -51,7 +51,7 @@ def run_pairing(args, a: str, b: str, games: int) -> dict:
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)
-    cmd = [args.python, args.xqmatch, "--engine", *engine_item(a, args.engine, args.python)]
+    cmd = [args.lab, "match", "--engine", *engine_item(a, args.engine, args.python)]
     cmd += ["--engine", *engine_item(b, args.engine, args.python)]
     cmd += ["--depth", "30", "--games", str(games), "--concurrency", str(args.concurrency)]
     cmd += ["--openings", args.openings, "--opening-offset", str(args.opening_offset)]
@@ -59,7 +59,7 @@ def run_pairing(args, a: str, b: str, games: int) -> dict:
     print(f"{a} vs {b}: {games} games ...", file=sys.stderr, flush=True)
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL)
     if done.returncode != 0:
-        raise SystemExit(f"xqmatch failed ({done.returncode}) for {a} vs {b}")
+        raise SystemExit(f"jiang-lab match failed ({done.returncode}) for {a} vs {b}")
     os.replace(path + ".part", path)
     with open(path) as f:
         return json.load(f)
@@ -152,9 +152,10 @@ def fit(rows: list, anchors: dict, prior_draws: float):
 def main() -> int:
     p = argparse.ArgumentParser(description="Measure jiang's playing levels on a ladder of fixed-depth references.")
     p.add_argument("--engine", default="target/release/jiang", help="the jiang binary")
-    p.add_argument("--xqmatch", default="../shared/tools/xqmatch/xqmatch.py", help="xqmatch.py (it needs pyffish)")
-    p.add_argument("--python", default=sys.executable, help="the Python that runs xqmatch and the wrapper")
-    p.add_argument("--openings", default=None, help="openings file (default: xqmatch's openings.epd)")
+    p.add_argument("--lab", default="target/release/jiang-lab", help="the jiang-lab binary (its match runner)")
+    p.add_argument("--python", default=sys.executable, help="the Python that runs the fixed-depth wrapper")
+    p.add_argument("--openings", default=os.path.join(HERE, "..", "match", "openings.epd"),
+                   help="openings file (default: tools/match/openings.epd)")
     p.add_argument("--opening-offset", type=int, default=0, help="first opening used")
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--out", required=True, help="folder of the pairings' results (reused on a rerun)")
@@ -170,9 +171,8 @@ def main() -> int:
     p.add_argument("--json", help="write the fitted ratings here")
     args = p.parse_args()
     args.engine = os.path.abspath(args.engine)
-    args.xqmatch = os.path.abspath(args.xqmatch)
-    if args.openings is None:
-        args.openings = os.path.join(os.path.dirname(args.xqmatch), "openings.epd")
+    args.lab = os.path.abspath(args.lab)
+    args.openings = os.path.abspath(args.openings)
     os.makedirs(args.out, exist_ok=True)
     if not args.fit_only:
         for spec in args.pair:
