@@ -14,7 +14,12 @@ use crate::time::TimeSettings;
 use std::time::Duration;
 
 /// Default hash size in MiB.
+#[cfg(not(target_arch = "wasm32"))]
 pub const DEFAULT_HASH_MB: usize = 64;
+/// Default hash table size, MiB, in the browser build (`wasm32`): the page's memory is the
+/// browser tab's, and a table once grown is never given back.
+#[cfg(target_arch = "wasm32")]
+pub const DEFAULT_HASH_MB: usize = 32;
 /// Largest hash size a protocol may ask for, in MiB (1 TiB). What is actually used is
 /// also capped by the memory the machine has available (see [`Engine::set_hash`]).
 /// Making a table costs no time whatever its size (see `crate::tt`).
