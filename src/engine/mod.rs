@@ -317,7 +317,8 @@ impl Engine {
             return;
         }
         self.tt_used = false;
-        if self.tt.size_mb() <= CLEAR_IN_PLACE_MB {
+        // The browser build has no thread to free the old table on: in place there.
+        if self.tt.size_mb() <= CLEAR_IN_PLACE_MB || cfg!(target_arch = "wasm32") {
             self.tt.clear();
             return;
         }

@@ -34,6 +34,9 @@ impl SearchWorker {
         } else {
             hash_mb.clamp(1, MAX_HASH_MB)
         };
+        // In the browser the engine starts with a token table (see the library's
+        // `DEFAULT_HASH_MB`): the one asked for is made once, here. A WebAssembly memory
+        // never shrinks, so the page changes the size by starting new workers.
         let mut engine = Engine::new();
         let mut notes = Vec::new();
         let hash_mb = if hash == engine.settings.hash_mb {

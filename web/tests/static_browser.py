@@ -190,7 +190,20 @@ def check_memory(page, url):
     hash_mb = page.js("window.jiangApp.backend.hashMb")
     print(f"memory: search worker {mb:.0f} MiB of WebAssembly memory with a {hash_mb} MiB hash")
     assert hash_mb == 32, f"default hash {hash_mb}"
-    assert mb <= hash_mb + 48, "the worker's memory is not bounded by its hash"
+    assert mb <= hash_mb + 24, "the worker's memory is not bounded by its hash"
+    # Another size chosen on the page: the workers start again with it.
+    page.js("(() => { const s = document.getElementById('hash'); s.value = '128'; s.dispatchEvent(new Event('change')); })()")
+    page.wait_for("window.jiangApp.backend.report && window.jiangApp.backend.report.hash_mb === 128", 30)
+    # Two searches (each empties the table first): the memory stays where it was.
+    for _ in range(2):
+        page.js("""(async () => { const a = window.jiangApp;
+          await a.backend.request('POST', `sessions/${a.id}/go`, {movetime_ms: 700, play: false});
+          for (;;) { const st = await a.backend.request('GET', `sessions/${a.id}`);
+                     if (!st.searching) return; await new Promise(r => setTimeout(r, 20)); } })()""")
+    mb128 = page.js("window.jiangApp.backend.memory()") / 2**20
+    print(f"memory: {mb128:.0f} MiB after two searches with a 128 MiB hash chosen on the page")
+    assert 128 <= mb128 <= 128 + 24, "the chosen hash is not what the worker holds"
+    page.js("localStorage.removeItem('jiang-hash-mb')")
 
 
 def check_speed(page, binary, depth):
