@@ -395,6 +395,7 @@ async function setPosition(body) {
 }
 
 async function takeBack() {
+  app.paused = false;
   try {
     await stopSearch();
     const n = mode() === "play" ? app.st.players.length : 1;
@@ -414,7 +415,7 @@ async function takeBack() {
 }
 
 // The Stop button: stops the engine (in a game, it plays its best move so far; watching
-// or analysing, it then waits); pressed again ("go on"), the engine goes on.
+// or analysing, it then waits until "go on" is pressed or the position changes).
 function stopOrGoOn() {
   if (!app.st) return;
   if (!app.st.searching) {

@@ -183,6 +183,27 @@ def check_stop_in_game(page, url):
     return [ms]
 
 
+def check_position_tools(page, url):
+    """A move list set from the text box, taken back, and a FEN set."""
+    page.open(f"{url}/?game=xiangqi&mode=play&seat=0&movetime=100&lang=en")
+    page.js("document.getElementById('fen').value = 'h2e2 h9g7'")
+    page.click("#setmoves")
+    page.wait_for("window.jiangApp.st.moves.join(' ') === 'h2e2 h9g7' && !window.jiangApp.st.searching", 20)
+    shown = page.js("[...document.querySelectorAll('#moves span')].map(e => e.textContent)")
+    assert shown == ["H2-E2", "H9-G7"], f"the move list shows {shown}"
+    page.click("#undo")
+    page.wait_for("window.jiangApp.st.moves.length === 0", 20)
+    fen = "3k5/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 50"
+    page.js(f"document.getElementById('fen').value = {json.dumps(fen)}")
+    page.click("#setfen")
+    page.wait_for(f"window.jiangApp.st.start_fen === {json.dumps(fen)}", 20)
+    page.js("document.getElementById('fen').value = 'not a fen'")
+    page.click("#setfen")
+    page.wait_for("document.getElementById('error').textContent !== ''", 20)
+    assert page.js("window.jiangApp.st.start_fen") == fen, "a bad FEN changed the board"
+    print(f"position: move list set and shown in ICCS {shown}, taken back, FEN set, a bad FEN refused")
+
+
 def check_memory(page, url):
     page.open(f"{url}/?game=xiangqi&mode=play&seat=1&movetime=2000&lang=en")
     page.wait_for("window.jiangApp.st.moves.length === 1 && !window.jiangApp.st.searching", 30)
@@ -299,6 +320,7 @@ def main():
         ok = worst <= STOP_BAR_MS
         bars.append(f"stop latency: worst {worst:.1f} ms of {len(lat)} (bar {STOP_BAR_MS:.0f} ms) {'ok' if ok else 'FAILED'}")
         failures += 0 if ok else 1
+    step("position", lambda: check_position_tools(page, url))
     step("memory", lambda: check_memory(page, url))
     ratio = step("speed", lambda: check_speed(page, binary, depth))
     if ratio is not None:
