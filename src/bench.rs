@@ -2,10 +2,10 @@
 //! table per position. The node total is a signature of the search's behaviour: it
 //! changes only when the search or evaluation changes; the time gives nodes per second.
 
+use crate::common::clock::Instant;
 use crate::search::{self, Limits, SearchControl};
 use crate::tt::TranspositionTable;
 use crate::xiangqi::{Move, Position};
-use std::time::Instant;
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: i32 = 13;

@@ -9,9 +9,10 @@
 //! [`Rules::perft_count`], in bulk where the game can (Xiangqi counts target sets without
 //! listing the moves).
 
+use crate::common::clock::Instant;
 use crate::game::Rules;
 use crate::movelist::MoveList;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The result of a perft with divide.
 pub struct PerftReport {

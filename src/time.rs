@@ -4,8 +4,9 @@
 //! and [`SearchControl`], through which whoever runs a search (any game's move chooser)
 //! stops it and watches those deadlines.
 
+use crate::common::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The time information of one `go`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

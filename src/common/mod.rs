@@ -3,6 +3,7 @@
 //!
 //! This is the bottom layer: it knows no game and imports nothing from the rest of jiang.
 
+pub mod clock;
 pub mod color;
 pub mod fen;
 pub mod move_error;

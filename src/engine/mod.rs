@@ -328,7 +328,8 @@ impl Engine {
             return;
         }
         self.tt_used = false;
-        if self.tt.size_mb() <= CLEAR_IN_PLACE_MB {
+        // The browser build has no thread to free the old table on: in place there.
+        if self.tt.size_mb() <= CLEAR_IN_PLACE_MB || cfg!(target_arch = "wasm32") {
             self.tt.clear();
             return;
         }
@@ -665,6 +666,9 @@ impl Engine {
             Arc::clone(&control),
             Arc::clone(&sink),
         );
+        if cfg!(target_arch = "wasm32") {
+            return self.search_here(job, &sink);
+        }
         let gate = Arc::new(Mutex::new(AnswerGate::default()));
         let thread_gate = Arc::clone(&gate);
         let thread_sink = Arc::clone(&sink);
@@ -704,6 +708,19 @@ impl Engine {
                 });
             }
         }
+    }
+
+    /// `go` in the browser build (`wasm32`), which has no threads: the search runs on the
+    /// calling thread to its end, its answer is delivered and kept as the outcome. The
+    /// page stops a long search by ending the Web Worker it runs in (see
+    /// `web/README.md`), so infinite and ponder searches are not for this build.
+    fn search_here(&mut self, job: session::SearchJob, sink: &EventSink) {
+        let answer = job();
+        sink(Event::Answer(&answer));
+        self.outcome = Some(SearchOutcome {
+            answer,
+            answered: true,
+        });
     }
 }
 

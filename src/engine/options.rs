@@ -14,7 +14,14 @@ use crate::time::TimeSettings;
 use std::time::Duration;
 
 /// Default hash size in MiB.
+#[cfg(not(target_arch = "wasm32"))]
 pub const DEFAULT_HASH_MB: usize = 64;
+/// Default hash size in MiB in the browser build (`wasm32`): a token table, replaced at
+/// once by the size the page chose (`jiang-wasm`, 32 MiB unless told otherwise). There
+/// the memory of a freed large table is never used again (the allocator cannot give
+/// WebAssembly pages back), so a default table of real size would be lost memory.
+#[cfg(target_arch = "wasm32")]
+pub const DEFAULT_HASH_MB: usize = 1;
 /// Largest hash size a protocol may ask for, in MiB (1 TiB). What is actually used is
 /// also capped by the memory the machine has available (see [`Engine::set_hash`]).
 /// Making a table costs no time whatever its size (see `crate::tt`).

@@ -250,7 +250,7 @@ static TABLES: [Lazy<Table>; 5] = [
 
 /// Builds a table and says how long it took (`RUST_LOG=debug`).
 fn build_logged(kind: PieceKind) -> Table {
-    let start = std::time::Instant::now();
+    let start = crate::common::clock::Instant::now();
     let t = Table::build(kind);
     log::debug!(
         "fairychess: table of king and {} against king built in {:.1} ms (longest win {} plies)",

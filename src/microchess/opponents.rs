@@ -27,8 +27,8 @@ use super::position::{Ending, Position};
 use super::solve::{pick, solution, Value};
 use super::table::StateTable;
 use super::types::{Kind, Move, Piece, Side};
+use crate::common::clock::Instant;
 use once_cell::sync::{Lazy, OnceCell};
-use std::time::Instant;
 
 /// The share of a modelled opponent's moves that are uniformly random slips.
 pub const SLIP: f64 = 0.05;

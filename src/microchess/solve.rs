@@ -35,9 +35,10 @@
 use super::position::Position;
 use super::table::StateTable;
 use super::types::{Move, Side};
+use crate::common::clock::Instant;
 use crate::movelist::ListMove;
 use once_cell::sync::Lazy;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Expected payoffs closer than this count as equal when choosing: they are stored as
 /// `f32` (each rounding at most 2e-7 at values up to 3, over at most 30 plies: < 1e-5),

@@ -30,9 +30,7 @@ fn lock_state<G: Game>(state: &Mutex<SearchState<G>>) -> MutexGuard<'_, SearchSt
 
 /// A seed for a weaker level's choice that differs from one move to the next.
 fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
+    crate::common::clock::seed()
 }
 
 /// Converts a search report to the engine's game-independent form; `wdl` is the game's

@@ -226,7 +226,12 @@ pub fn search_reporting<G: Game>(
     state: &mut SearchState<G>,
 ) -> SearchResult<G::Move> {
     tt.new_search();
-    let threads = limits.threads.max(1);
+    // The browser build has no threads: one searcher, whatever `Threads` says.
+    let threads = if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        limits.threads.max(1)
+    };
     state.prepare(threads);
     let shared = Shared {
         tt,

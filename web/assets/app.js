@@ -1,34 +1,28 @@
-// The page: one board on one server session; the engine moves for the seats that are
-// not the user's, analyses in analysis mode, and reports over server-sent events.
+// The page: one board on one session of the backend (backend.js: a jiang-web server, or
+// the engine in this browser); the engine moves for the seats that are not the user's,
+// analyses in analysis mode, and reports through the backend's event stream.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const { drawBoard, splitMove, esc } = window.Boards;
+const { t } = window.I18n;
 
 const app = {
+  backend: null,
   games: [],
   id: null,
-  st: null, // the server's state of the board
+  st: null, // the backend's state of the board
   lines: [], // latest report of each MultiPV line (index 0 = line 1)
   picked: null,
   events: null,
   searchDone: null, // resolves when the running search has ended
   generation: 0, // bumped on new game: stale callbacks do nothing
+  paused: false, // the user stopped the engine (watch, analysis): it waits for "go on"
+  stopTimes: null, // {asked, done}: performance.now() of the last Stop click and its end
 };
 
 async function api(method, path, body) {
-  const r = await fetch("/api/" + path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await r.json().catch(() => ({ error: "bad answer from the server" }));
-  if (!r.ok) {
-    const e = new Error(data.error || r.statusText);
-    e.status = r.status;
-    throw e;
-  }
-  return data;
+  return app.backend.request(method, path, body);
 }
 
 function showError(msg) {
@@ -44,6 +38,24 @@ function humanToMove() {
   if (mode() === "analysis") return true;
   if (mode() === "watch") return false;
   return st.to_move === seat();
+}
+
+// ---- the move list --------------------------------------------------------------------
+
+// HOOK: the text of every move of the move list, in the page's language. `st` is the
+// board's state (game, start_fen, moves); returns one string per move. For now every
+// page shows Xiangqi in ICCS (H2-E2) and the other games in their own notation; the
+// Chinese page is to show Chinese notation (炮二平五) from the library's notation
+// writer when it is connected here.
+function moveListText(st, lang) {
+  void lang;
+  if (st.game === "xiangqi") {
+    return st.moves.map((m) => {
+      const p = /^([a-i])(\d)([a-i])(\d)$/.exec(m);
+      return p ? `${p[1].toUpperCase()}${p[2]}-${p[3].toUpperCase()}${p[4]}` : m;
+    });
+  }
+  return st.moves.slice();
 }
 
 // ---- drawing --------------------------------------------------------------------------
@@ -102,29 +114,51 @@ function render() {
   renderSide();
 }
 
+// Redraws once per frame at most (a search reports many lines a second).
+let renderQueued = false;
+function renderSoon() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    render();
+  });
+}
+
+function resultText(st) {
+  if (!st.result) return st.over ? t("no_legal_move") : "";
+  const r = st.result;
+  const who = r.winner !== null && r.winner !== undefined && st.players[r.winner]
+    ? t("wins", { player: window.I18n.player(st.players[r.winner]) })
+    : "";
+  const lang = window.I18n.lang();
+  const head = lang === "en" || !who ? r.result : `${r.result} ${who}`;
+  return `${head} — ${window.I18n.reason(r.reason)}`;
+}
+
 function renderSide() {
   const st = app.st;
   const players = st.players;
-  const name = (i) => players[i].charAt(0).toUpperCase() + players[i].slice(1);
+  const name = (i) => window.I18n.player(players[i]);
   let status;
-  if (st.over) status = "Game over";
-  else if (st.searching) status = `${name(st.to_move)} to move — jiang is thinking…`;
-  else status = `${name(st.to_move)} to move${humanToMove() ? " (you)" : ""}`;
+  if (st.over) status = t("game_over");
+  else if (st.searching) status = t("thinking", { player: name(st.to_move) });
+  else if (app.paused && mode() !== "play") status = t("stopped", { player: name(st.to_move) });
+  else status = t(humanToMove() ? "to_move_you" : "to_move", { player: name(st.to_move) });
   $("status").textContent = status;
-  $("result").textContent = st.result
-    ? `${st.result.result} — ${st.result.reason}`
-    : st.over ? "no legal move" : "";
+  $("result").textContent = resultText(st);
   // Moves, one row per round.
   const n = players.length;
-  const startIndex = 0;
+  const texts = moveListText(st, window.I18n.lang());
   let html = "";
-  for (let i = 0; i < st.moves.length; i += n) {
-    const round = st.moves.slice(i, i + n).map((m) => `<span>${esc(m)}</span>`).join("");
-    html += `<li value="${(i - startIndex) / n + 1}">${round}</li>`;
+  for (let i = 0; i < texts.length; i += n) {
+    const round = texts.slice(i, i + n).map((m) => `<span>${esc(m)}</span>`).join("");
+    html += `<li value="${i / n + 1}">${round}</li>`;
   }
   $("moves").innerHTML = html;
   $("moves").scrollTop = 1e6;
   if (document.activeElement !== $("fen")) $("fen").value = st.fen;
+  $("stop").textContent = app.paused && mode() !== "play" && !st.searching ? t("go_on") : t("stop");
   renderLines();
 }
 
@@ -141,7 +175,7 @@ function renderLines() {
     if (!l) return;
     text += `${i + 1}. ${scoreText(l.score)}  d${l.depth}  ${l.pv.slice(0, 10).join(" ")}\n`;
     if (l.player_scores && l.player_scores.length) {
-      text += "   " + l.player_scores.map(([p, v]) => `${p} ${v}`).join("  ") + "\n";
+      text += "   " + l.player_scores.map(([p, v]) => `${window.I18n.player(p)} ${v}`).join("  ") + "\n";
     }
   });
   $("lines").textContent = text;
@@ -193,7 +227,7 @@ function onClick(ev) {
 // Several moves between the same squares (a Baroque imitator's capture methods): ask.
 function chooseAmong(moves) {
   const box = $("promo");
-  box.innerHTML = "Which move? " + moves.map((m) => `<button data-mv="${esc(m)}">${esc(m)}</button>`).join(" ");
+  box.innerHTML = esc(t("which_move")) + " " + moves.map((m) => `<button data-mv="${esc(m)}">${esc(m)}</button>`).join(" ");
   box.style.display = "block";
   box.onclick = (e) => {
     const b = e.target.closest("button");
@@ -205,6 +239,7 @@ function chooseAmong(moves) {
 
 async function playMove(mv) {
   app.picked = null;
+  app.paused = false;
   showError("");
   try {
     await stopSearch();
@@ -225,7 +260,7 @@ async function stopSearch() {
   const done = app.searchDone;
   await api("POST", `sessions/${app.id}/stop`).catch(() => {});
   // The stream's `done` usually comes at once, but a stream that dropped must not hold
-  // the page: wait for it a little, then ask the server until the search has ended.
+  // the page: wait for it a little, then ask the backend until the search has ended.
   if (done) await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
   const until = Date.now() + 15000;
   for (;;) {
@@ -240,6 +275,7 @@ function afterState() {
   render();
   const st = app.st;
   if (st.over || st.searching) return;
+  if (app.paused && mode() !== "play") return;
   if (mode() === "analysis") startSearch({ play: false, lines: 3, movetime_ms: 60000 });
   else if (!humanToMove()) startSearch({
     play: true,
@@ -255,7 +291,7 @@ async function startSearch(ask) {
     await api("POST", `sessions/${app.id}/go`, ask);
   } catch (e) {
     if (e.status === 429 && gen === app.generation) {
-      $("status").textContent = "the server is busy; waiting…";
+      $("status").textContent = t("busy");
       setTimeout(() => gen === app.generation && startSearch(ask), 700);
     } else if (e.status !== 409) {
       showError(e.message);
@@ -271,28 +307,19 @@ async function startSearch(ask) {
 
 function listen(gen) {
   if (app.events) app.events.close();
-  const es = new EventSource(`/api/sessions/${app.id}/events`);
-  app.events = es;
   const side = app.st.to_move;
   let finish;
   app.searchDone = new Promise((resolve) => { finish = resolve; });
-  es.addEventListener("info", (e) => {
-    if (gen !== app.generation) return;
-    const info = JSON.parse(e.data);
-    info.side = side;
-    if (info.multipv === 1 && app.lines[0] && info.depth > app.lines[0].depth) {
-      app.lines.length = 1; // a new iteration: other lines refresh below
-    }
-    app.lines[info.multipv - 1] = info;
-    render();
-  });
+  let stream = null;
   const end = (e, failed) => {
-    es.close();
-    if (app.events === es) app.events = null;
+    if (app.events === stream) app.events = null;
+    if (app.stopTimes && app.stopTimes.done === null) app.stopTimes.done = performance.now();
     finish();
     if (gen !== app.generation) return;
     if (failed) {
-      showError("search failed: " + (e.data ? JSON.parse(e.data).error : "connection lost"));
+      let why = t("connection_lost");
+      try { if (e.data) why = JSON.parse(e.data).error; } catch (err) { /* keep */ }
+      showError(t("search_failed", { why }));
       api("GET", `sessions/${app.id}`).then((st) => { app.st = st; render(); }).catch(() => {});
       return;
     }
@@ -301,13 +328,26 @@ function listen(gen) {
     if (data.played) app.lines = [];
     afterState();
   };
-  es.addEventListener("done", (e) => end(e, false));
-  es.addEventListener("failed", (e) => end(e, true));
-  es.onerror = () => { if (es.readyState === EventSource.CLOSED) end({}, true); };
+  stream = app.backend.listen(app.id, {
+    info: (e) => {
+      if (gen !== app.generation) return;
+      const info = JSON.parse(e.data);
+      info.side = side;
+      if (info.multipv === 1 && app.lines[0] && info.depth > app.lines[0].depth) {
+        app.lines.length = 1; // a new iteration: other lines refresh below
+      }
+      app.lines[info.multipv - 1] = info;
+      renderSoon();
+    },
+    done: (e) => end(e, false),
+    failed: (e) => end(e, true),
+  });
+  app.events = stream;
 }
 
 async function newGame() {
   app.generation += 1;
+  app.paused = false;
   showError("");
   if (app.events) { app.events.close(); app.events = null; }
   if (app.id) {
@@ -330,13 +370,20 @@ async function newGame() {
 function fillSeats() {
   const g = app.games.find((x) => x.name === $("game").value);
   const prev = $("seat").value;
-  $("seat").innerHTML = g.players.map((p, i) => `<option value="${i}">${esc(p)}</option>`).join("");
+  $("seat").innerHTML = g.players.map((p, i) => `<option value="${i}">${esc(window.I18n.player(p))}</option>`).join("");
   if (prev && prev < g.players.length) $("seat").value = prev;
   $("seat-label").style.display = mode() === "play" ? "" : "none";
 }
 
+function fillGames() {
+  const chosen = $("game").value;
+  $("game").innerHTML = app.games.map((g) => `<option value="${esc(g.name)}">${esc(window.I18n.gameName(g.name))}</option>`).join("");
+  if (chosen) $("game").value = chosen;
+}
+
 async function setPosition(body) {
   showError("");
+  app.paused = false;
   try {
     await stopSearch();
     app.st = await api("POST", `sessions/${app.id}/position`, body);
@@ -348,6 +395,7 @@ async function setPosition(body) {
 }
 
 async function takeBack() {
+  app.paused = false;
   try {
     await stopSearch();
     const n = mode() === "play" ? app.st.players.length : 1;
@@ -366,14 +414,81 @@ async function takeBack() {
   }
 }
 
-async function init() {
-  try {
-    app.games = (await api("GET", "games")).games;
-  } catch (e) {
-    showError(e.message);
+// The Stop button: stops the engine (in a game, it plays its best move so far; watching
+// or analysing, it then waits until "go on" is pressed or the position changes).
+function stopOrGoOn() {
+  if (!app.st) return;
+  if (!app.st.searching) {
+    if (app.paused) {
+      app.paused = false;
+      afterState();
+    }
     return;
   }
-  $("game").innerHTML = app.games.map((g) => `<option>${esc(g.name)}</option>`).join("");
+  if (mode() !== "play") app.paused = true;
+  app.stopTimes = { asked: performance.now(), done: null };
+  api("POST", `sessions/${app.id}/stop`).catch(() => {});
+}
+
+// The memory of the engine in this browser (a WebAssembly memory never shrinks, so a
+// new size restarts the engine's workers).
+const HASH_KEY = "jiang-hash-mb";
+
+function keptHash() {
+  try {
+    const v = parseInt(localStorage.getItem(HASH_KEY), 10);
+    if ([16, 32, 64, 128, 256].includes(v)) return v;
+  } catch (e) { /* storage may be off */ }
+  return 32;
+}
+
+async function changeHash() {
+  const mb = parseInt($("hash").value, 10);
+  try { localStorage.setItem(HASH_KEY, String(mb)); } catch (e) { /* not kept */ }
+  app.generation += 1;
+  await stopSearch().catch(() => {});
+  await app.backend.setHash(mb);
+  app.st = await api("GET", `sessions/${app.id}`);
+  afterState();
+}
+
+function showBackend() {
+  const b = app.backend;
+  let key = "backend_server";
+  if (b.kind === "local") key = b.report && b.report.network === false ? "backend_local_hce" : "backend_local";
+  $("backend").textContent = t(key);
+  $("hash-label").style.display = b.kind === "local" ? "" : "none";
+}
+
+function applyLanguage() {
+  window.I18n.apply();
+  $("lang").value = window.I18n.lang();
+  if (app.games.length) {
+    fillGames();
+    fillSeats();
+  }
+  if (app.backend) showBackend();
+  if (app.st) render();
+}
+
+async function init() {
+  $("lang").innerHTML = Object.entries(window.I18n.LANGS).map(([k, v]) => `<option value="${k}">${esc(v)}</option>`).join("");
+  applyLanguage();
+  $("lang").addEventListener("change", () => { window.I18n.setLang($("lang").value); applyLanguage(); });
+  $("hash").value = String(keptHash());
+  try {
+    app.backend = await window.Backends.connect({
+      hashMb: keptHash(),
+      progress: (text) => { $("status").textContent = text; },
+    });
+    app.games = (await api("GET", "games")).games;
+  } catch (e) {
+    $("status").textContent = "";
+    showError(t("no_engine", { why: e.message }));
+    return;
+  }
+  showBackend();
+  fillGames();
   const q = new URLSearchParams(location.search);
   if (q.get("game") && app.games.some((g) => g.name === q.get("game"))) $("game").value = q.get("game");
   if (q.get("mode")) $("mode").value = q.get("mode");
@@ -386,13 +501,21 @@ async function init() {
   }
   fillSeats();
   if (q.get("seat")) $("seat").value = q.get("seat");
-  $("board").addEventListener("click", onClick);
+  // On press, not on click: the board is redrawn with each engine report, and a press
+  // and release on two drawings make no click.
+  $("board").addEventListener("pointerdown", (ev) => { if (ev.button === 0) onClick(ev); });
   $("game").addEventListener("change", () => { fillSeats(); newGame(); });
-  $("mode").addEventListener("change", () => { fillSeats(); app.generation += 1; stopSearch().then(() => { app.lines = []; afterState(); }); });
+  $("mode").addEventListener("change", () => {
+    fillSeats();
+    app.generation += 1;
+    app.paused = false;
+    stopSearch().then(() => { app.lines = []; afterState(); });
+  });
   $("seat").addEventListener("change", () => { app.generation += 1; stopSearch().then(afterState); });
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", takeBack);
-  $("stop").addEventListener("click", () => api("POST", `sessions/${app.id}/stop`).catch(() => {}));
+  $("stop").addEventListener("click", stopOrGoOn);
+  $("hash").addEventListener("change", () => changeHash().catch((e) => showError(e.message)));
   $("setfen").addEventListener("click", () => setPosition({ fen: $("fen").value }));
   $("setmoves").addEventListener("click", () => setPosition({ moves: $("fen").value }));
   await newGame();

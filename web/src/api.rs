@@ -1,21 +1,41 @@
 //! The JSON API: what a board's state, a search report and an answer look like, and the
 //! handlers of every `/api/...` request. Every input is checked before anything changes;
 //! a refusal is `{"error": "..."}` with a 4xx status.
+//!
+//! No HTTP here: the server (`crate::server`) and the browser build (`wasm/`) both route
+//! their requests through [`handle`], each with its own [`SearchRunner`].
 
-use crate::search::{SearchAsk, Searches, MAX_LINES, MAX_MOVE_TIME, MAX_SKILL};
+use crate::job::{SearchAsk, MAX_DEPTH, MAX_LINES, MAX_MOVE_TIME, MAX_NODES, MAX_SKILL};
 use crate::sessions::{lock, stop_search, Session, Store};
 use jiang::engine::games;
 use jiang::engine::{Answer, InfoReport};
 use jiang::report::Score;
 use serde_json::{json, Value};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// An API answer: status and JSON body.
 pub type Reply = (u16, Value);
 
-fn error(status: u16, message: impl Into<String>) -> Reply {
+/// Largest request body taken, bytes; a larger one is refused unread (413).
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// Who runs the searches a `go` asks for: a thread of the server, or the browser's
+/// search worker.
+pub trait SearchRunner {
+    /// Starts a search of the board `session` (the board is marked as searching), or
+    /// refuses with a status and a message, changing nothing.
+    fn start(&self, session: &Arc<Mutex<Session>>, ask: SearchAsk) -> Result<(), (u16, String)>;
+}
+
+/// A refusal: `{"error": message}` with a 4xx status.
+pub fn error(status: u16, message: impl Into<String>) -> Reply {
     (status, json!({ "error": message.into() }))
+}
+
+/// The message of a refusal's body.
+pub fn error_text(body: &Value) -> String {
+    body["error"].as_str().unwrap_or("refused").to_string()
 }
 
 fn score_json(score: Score) -> Value {
@@ -93,7 +113,7 @@ pub fn list_games() -> Reply {
 }
 
 /// The JSON object of a request body (an empty body is an empty object).
-fn body_object(body: &str) -> Result<serde_json::Map<String, Value>, Reply> {
+pub fn body_object(body: &str) -> Result<serde_json::Map<String, Value>, Reply> {
     if body.trim().is_empty() {
         return Ok(serde_json::Map::new());
     }
@@ -135,11 +155,14 @@ fn uint_field(
 /// Routes one API request. `path` is below `/api`, without the query.
 pub fn handle(
     store: &Store,
-    searches: &Arc<Searches>,
+    searches: &dyn SearchRunner,
     method: &str,
     path: &str,
     body: &str,
 ) -> Reply {
+    if body.len() > MAX_BODY {
+        return error(413, "request body too large");
+    }
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
     match (method, parts.as_slice()) {
         ("GET", ["games"]) => list_games(),
@@ -215,7 +238,7 @@ pub fn handle(
 }
 
 /// `POST /api/sessions/ID/position {"fen": ..., "moves": [...] or "m1 m2"}`.
-fn set_position(session: &Arc<std::sync::Mutex<Session>>, body: &str) -> Reply {
+fn set_position(session: &Arc<Mutex<Session>>, body: &str) -> Reply {
     let m = match body_object(body) {
         Ok(m) => m,
         Err(r) => return r,
@@ -248,36 +271,39 @@ fn set_position(session: &Arc<std::sync::Mutex<Session>>, body: &str) -> Reply {
     }
 }
 
-/// `POST /api/sessions/ID/go {"movetime_ms", "nodes", "depth", "lines", "skill", "play"}`.
-fn go(searches: &Arc<Searches>, session: &Arc<std::sync::Mutex<Session>>, body: &str) -> Reply {
-    let m = match body_object(body) {
-        Ok(m) => m,
-        Err(r) => return r,
+/// The limits of a `go` body: `movetime_ms` (default 1000), `nodes`, `depth`, `lines`
+/// (1 to [`MAX_LINES`]), `skill` (0 to [`MAX_SKILL`], default full strength), `play`
+/// (default true), each checked.
+pub fn parse_ask(m: &serde_json::Map<String, Value>) -> Result<SearchAsk, Reply> {
+    let ms = uint_field(m, "movetime_ms", MAX_MOVE_TIME.as_millis() as u64)?;
+    let nodes = uint_field(m, "nodes", MAX_NODES)?;
+    let depth = uint_field(m, "depth", MAX_DEPTH)?;
+    let lines = uint_field(m, "lines", MAX_LINES as u64)?;
+    let skill = uint_field(m, "skill", u64::from(MAX_SKILL))?;
+    let play = match m.get("play") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(error(400, "'play' must be true or false")),
     };
-    let fields = (|| {
-        let ms = uint_field(&m, "movetime_ms", MAX_MOVE_TIME.as_millis() as u64)?;
-        let nodes = uint_field(&m, "nodes", 1_000_000_000)?;
-        let depth = uint_field(&m, "depth", 64)?;
-        let lines = uint_field(&m, "lines", MAX_LINES as u64)?;
-        let skill = uint_field(&m, "skill", u64::from(MAX_SKILL))?;
-        let play = match m.get("play") {
-            None | Some(Value::Null) => true,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(error(400, "'play' must be true or false")),
-        };
-        Ok((ms, nodes, depth, lines, skill, play))
-    })();
-    let (ms, nodes, depth, lines, skill, play) = match fields {
-        Ok(f) => f,
-        Err(r) => return r,
-    };
-    let ask = SearchAsk {
+    Ok(SearchAsk {
         move_time: Duration::from_millis(ms.unwrap_or(1000).max(1)),
         nodes: nodes.filter(|&n| n > 0),
         depth: depth.filter(|&d| d > 0).map(|d| d as i32),
         lines: lines.unwrap_or(1).clamp(1, MAX_LINES as u64) as usize,
         skill: skill.map_or(MAX_SKILL, |s| s as u8),
         play,
+    })
+}
+
+/// `POST /api/sessions/ID/go {"movetime_ms", "nodes", "depth", "lines", "skill", "play"}`.
+fn go(searches: &dyn SearchRunner, session: &Arc<Mutex<Session>>, body: &str) -> Reply {
+    let m = match body_object(body) {
+        Ok(m) => m,
+        Err(r) => return r,
+    };
+    let ask = match parse_ask(&m) {
+        Ok(a) => a,
+        Err(r) => return r,
     };
     match searches.start(session, ask) {
         Ok(()) => (202, json!({ "searching": true })),

@@ -2,12 +2,7 @@
 //! (loopback only unless told otherwise), prints its address on stdout and serves the
 //! page and its JSON API until killed. See `web/README.md`.
 
-mod api;
-mod assets;
-mod search;
-mod server;
-mod sessions;
-
+use jiang_web::server;
 use std::net::{IpAddr, Ipv4Addr};
 use std::process::ExitCode;
 

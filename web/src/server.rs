@@ -2,7 +2,7 @@
 //! their size, serves the embedded assets, hands `/api/...` to [`crate::api`] and keeps
 //! server-sent-event streams of searches open.
 
-use crate::api;
+use crate::api::{self, MAX_BODY};
 use crate::assets;
 use crate::search::Searches;
 use crate::sessions::{lock, Store};
@@ -13,8 +13,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, Server};
 
-/// Largest request body read, bytes; a larger one is refused unread (413).
-pub const MAX_BODY: usize = 64 * 1024;
 /// Threads answering requests.
 const WORKERS: usize = 16;
 /// Most event streams open at once (each holds a worker while its search runs).

@@ -5,15 +5,16 @@
 //! set up (start FEN and moves, which is what a search is handed) and the log of its
 //! current search, which the event stream replays to whoever connects.
 
+use jiang::common::clock::Instant;
 use jiang::engine::games;
 use jiang::engine::GameSession;
 use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Most sessions kept at once: a page cannot make the server hold thousands of games.
 pub const MAX_SESSIONS: usize = 64;
-/// A session nobody has touched for this long is dropped.
+/// A session nobody has touched for this long is dropped (by the server's store).
 pub const IDLE_EXPIRY: Duration = Duration::from_secs(30 * 60);
 
 /// Why a request about a game was refused (the client's fault: a 400).
@@ -32,7 +33,9 @@ pub struct SearchLog {
 /// The log of a session's latest search and the signal that it grew.
 #[derive(Default)]
 pub struct SearchFeed {
+    /// The events so far.
     pub log: Mutex<SearchLog>,
+    /// Signalled when an event is added.
     pub grew: Condvar,
 }
 
@@ -48,7 +51,9 @@ impl SearchFeed {
 
 /// One game on one board.
 pub struct Session {
+    /// The board's id.
     pub id: String,
+    /// The game, at the board's position.
     pub game: Box<dyn GameSession>,
     /// The FEN the game started from (`None`: the game's start position).
     pub start_fen: Option<String>,
@@ -57,6 +62,7 @@ pub struct Session {
     /// Bumped on every change of position: a search's answer is played only on the
     /// position it was asked for.
     pub version: u64,
+    /// When a request last named this board.
     pub last_used: Instant,
     /// The latest search, if any.
     pub feed: Option<Arc<SearchFeed>>,
@@ -148,20 +154,36 @@ pub struct Store {
     sessions: Mutex<HashMap<String, Arc<Mutex<Session>>>>,
     counter: Mutex<u64>,
     seed: u64,
+    /// Idle sessions are dropped after this long (`None`: kept until closed).
+    expiry: Option<Duration>,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store::new()
+    }
 }
 
 impl Store {
+    /// The server's store: idle sessions expire after [`IDLE_EXPIRY`].
     pub fn new() -> Store {
+        Store::with_expiry(Some(IDLE_EXPIRY))
+    }
+
+    /// A store whose idle sessions expire after `expiry` (`None`: never; the browser
+    /// build's, where the one page is the only user and closes what it leaves).
+    pub fn with_expiry(expiry: Option<Duration>) -> Store {
         // Ids need not be secret (the server is a local tool), only not guessable by
         // accident across restarts: mix the start time in.
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0x9e37_79b9_7f4a_7c15);
+        let seed = match jiang::common::clock::seed() {
+            0 => 0x9e37_79b9_7f4a_7c15,
+            s => s,
+        };
         Store {
             sessions: Mutex::new(HashMap::new()),
             counter: Mutex::new(0),
             seed,
+            expiry,
         }
     }
 
@@ -208,6 +230,11 @@ impl Store {
         Some(s)
     }
 
+    /// Whether the session `id` is kept (not marking it as used).
+    pub fn contains(&self, id: &str) -> bool {
+        lock(&self.sessions).contains_key(id)
+    }
+
     /// Drops a session (its search is stopped). Returns whether it existed.
     pub fn remove(&self, id: &str) -> bool {
         let s = lock(&self.sessions).remove(id);
@@ -217,13 +244,26 @@ impl Store {
         s.is_some()
     }
 
-    /// Drops the sessions idle for longer than [`IDLE_EXPIRY`] (not those searching).
+    /// Drops the sessions idle for longer than the store's expiry (not those searching).
     pub fn expire(&self) {
+        let Some(expiry) = self.expiry else {
+            return;
+        };
         let mut map = lock(&self.sessions);
         map.retain(|_, s| match s.try_lock() {
-            Ok(s) => s.searching || s.last_used.elapsed() < IDLE_EXPIRY,
+            Ok(s) => s.searching || s.last_used.elapsed() < expiry,
             Err(_) => true,
         });
+    }
+
+    /// How many sessions are kept.
+    pub fn len(&self) -> usize {
+        lock(&self.sessions).len()
+    }
+
+    /// Whether no session is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 

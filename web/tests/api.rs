@@ -10,7 +10,16 @@ fn serves_the_page_and_only_its_own_assets() {
     let (status, body) = s.request("GET", "/", None);
     assert_eq!(status, 200);
     assert!(body.contains("<svg") || body.contains("boards.js"));
-    for path in ["/app.js", "/boards.js", "/style.css"] {
+    for path in [
+        "/app.js",
+        "/boards.js",
+        "/i18n.js",
+        "/backend.js",
+        "/local.js",
+        "/jiang-wasm.js",
+        "/engine-worker.js",
+        "/style.css",
+    ] {
         assert_eq!(s.request("GET", path, None).0, 200, "{path}");
     }
     for path in [

@@ -151,7 +151,7 @@ def main():
     for game in GAMES:
         try:
             page.call("Page.navigate", url=f"{url}/?game={game}&mode=play&seat=0&movetime=100")
-            page.wait_for("window.jiangApp && window.jiangApp.st && document.querySelector('#board .piece') !== null", 15)
+            page.wait_for("window.jiangApp && window.jiangApp.st && document.querySelector('#board .piece') !== null", 30)
             shown = page.js("window.jiangApp.st.game")
             assert shown == game, f"the page shows {shown}"
             page.screenshot(f"{out}/{game}-start.png")

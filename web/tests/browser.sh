@@ -40,7 +40,8 @@ for _ in $(seq 50); do grep -q http "$WORK/server.out" 2>/dev/null && break; sle
 URL=$(grep -o 'http://[^ ]*' "$WORK/server.out" | head -1)
 [ -n "$URL" ] || { echo "browser test: the server printed no address"; cat "$WORK/server.err"; exit 1; }
 
-"$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
+"$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
     --user-data-dir="$WORK/profile" --remote-debugging-port=0 about:blank \
     >"$WORK/browser.log" 2>&1 &
 BROWSER_PID=$!

@@ -36,6 +36,12 @@
 //! without rebuilding, the environment variable `JIANG_EVALFILE` names a file to load
 //! instead (a development aid: a bad file is reported on stderr and the embedded network
 //! is used).
+//!
+//! The browser build (`wasm32`) carries no network: the page fetches the file once (the
+//! browser keeps it) and hands it over with `provide_network` before the first search.
+//! Its vector kernels are WebAssembly's `simd128` when the build enables that feature
+//! (`-C target-feature=+simd128`, as `.cargo/config.toml` does), the portable loops
+//! otherwise; [`kernels_agree`] checks every kernel in use against the portable loops.
 
 // Index loops over parallel arrays (weights, gradients, moments) read best as they are.
 #![allow(clippy::needless_range_loop)]
@@ -74,7 +80,11 @@ pub fn output_bucket(buckets: usize, pieces: u32) -> usize {
 }
 
 /// The network built into the binary.
+#[cfg(not(target_arch = "wasm32"))]
 pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
+/// The browser build embeds no network (the page provides it, see `provide_network`).
+#[cfg(target_arch = "wasm32")]
+pub static EMBEDDED: &[u8] = &[];
 
 /// Whether searches use the network unless told otherwise (`UseNNUE`): the embedded
 /// network beats the hand-written evaluation (see docs/training.md and docs/strength.md).
@@ -240,8 +250,12 @@ pub fn evaluate(pos: &Position, stack: &AccumulatorStack) -> i32 {
     v.clamp(-super::eval::MAX_EVAL, super::eval::MAX_EVAL)
 }
 
-/// The network in use: `JIANG_EVALFILE` if set and valid, else the embedded one.
-pub static NETWORK: Lazy<Network> = Lazy::new(|| {
+/// The network in use: `JIANG_EVALFILE` if set and valid, else the embedded one (in the
+/// browser build: the one the page provided).
+pub static NETWORK: Lazy<Network> = Lazy::new(load_network);
+
+#[cfg(not(target_arch = "wasm32"))]
+fn load_network() -> Network {
     if let Ok(path) = std::env::var("JIANG_EVALFILE") {
         match std::fs::read(&path)
             .map_err(|e| e.to_string())
@@ -255,7 +269,92 @@ pub static NETWORK: Lazy<Network> = Lazy::new(|| {
         }
     }
     Network::from_bytes(EMBEDDED).expect("the embedded network is valid (checked by a test)")
-});
+}
+
+/// The network the page handed over, until [`NETWORK`] takes it.
+#[cfg(target_arch = "wasm32")]
+static PROVIDED: std::sync::Mutex<Option<Network>> = std::sync::Mutex::new(None);
+
+/// Browser build: the page's network, or, if it gave none, one of zeros (every position
+/// evaluates to 0). The engine switches `UseNNUE` off when it has no network, so this
+/// fallback only keeps a mistake from becoming a crash.
+#[cfg(target_arch = "wasm32")]
+fn load_network() -> Network {
+    let provided = PROVIDED.lock().unwrap_or_else(|e| e.into_inner()).take();
+    provided.unwrap_or_else(|| {
+        log::warn!("no network was provided; evaluating every position as 0");
+        Network {
+            w1: vec![Row([0; HIDDEN]); INPUTS].into_boxed_slice(),
+            b1: Row([0; HIDDEN]),
+            w2: vec![[Row([0; HIDDEN]); 2]],
+            b2: vec![0],
+        }
+    })
+}
+
+/// Browser build: hands over the network file's bytes (checked) before the first search.
+/// Refused once [`NETWORK`] is in use: the network of a running engine never changes.
+#[cfg(target_arch = "wasm32")]
+pub fn provide_network(bytes: &[u8]) -> Result<(), String> {
+    if Lazy::get(&NETWORK).is_some() {
+        return Err("the engine's network is in use already".into());
+    }
+    let net = Network::from_bytes(bytes)?;
+    *PROVIDED.lock().unwrap_or_else(|e| e.into_inner()) = Some(net);
+    Ok(())
+}
+
+/// Whether every vector kernel in use (AVX2, `simd128`) gives exactly what the portable
+/// loops give: on `pos`'s accumulators against `net`'s output rows, on `net`'s first-layer
+/// rows (accumulator updates), and on rows of extreme values. For the tests and the
+/// browser build's self-test.
+pub fn kernels_agree(net: &Network, pos: &Position) -> bool {
+    let acc = net.refresh(pos);
+    // Extreme and pseudo-random rows (output weights within the trainer's ±127 clip).
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut wild = Row([0; HIDDEN]);
+    let mut weights = Row([0; HIDDEN]);
+    for i in 0..HIDDEN {
+        wild.0[i] = match i % 4 {
+            0 => i16::MAX,
+            1 => i16::MIN,
+            _ => next() as i16,
+        };
+        weights.0[i] = (next() % 255) as i16 - 127;
+    }
+    let inputs = [acc.0[0], acc.0[1], wild, net.b1];
+    let outputs = net.w2.iter().flatten().chain(std::iter::once(&weights));
+    for w in outputs {
+        for x in &inputs {
+            if simd::screlu_dot(x, w) != simd::screlu_dot_portable(x, w) {
+                return false;
+            }
+        }
+    }
+    for k in 0..64 {
+        let row = |r: u64| &net.w1[(r % INPUTS as u64) as usize];
+        let (add, sub, sub2) = (row(next()), row(next()), row(next()));
+        let prev = if k % 2 == 0 { &wild } else { &acc.0[0] };
+        let (mut fast, mut plain) = (Row([0; HIDDEN]), Row([0; HIDDEN]));
+        simd::add_sub(prev, &mut fast, add, sub);
+        simd::add_sub_portable(prev, &mut plain, add, sub);
+        if fast.0 != plain.0 {
+            return false;
+        }
+        simd::add_sub_sub(prev, &mut fast, add, sub, sub2);
+        simd::add_sub_sub_portable(prev, &mut plain, add, sub, sub2);
+        if fast.0 != plain.0 {
+            return false;
+        }
+    }
+    true
+}
 
 #[inline(always)]
 fn add_row(acc: &mut Row, w: &Row) {
@@ -335,9 +434,12 @@ impl AccumulatorStack {
     }
 }
 
-/// Vector kernels: AVX2 when the CPU has it (checked once), portable loops otherwise.
+/// Vector kernels: AVX2 when the CPU has it (checked once); WebAssembly `simd128` when
+/// the build enables it (a compile-time choice: a browser without it refuses the module);
+/// portable loops otherwise.
 mod simd {
     use super::{Row, HIDDEN, QA};
+    #[cfg(target_arch = "x86_64")]
     use once_cell::sync::Lazy;
 
     #[cfg(target_arch = "x86_64")]
@@ -351,11 +453,14 @@ mod simd {
             // SAFETY: the CPU supports AVX2 (checked above).
             return unsafe { add_sub_avx2(prev, out, add, sub) };
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        simd128::add_sub(prev, out, add, sub);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         add_sub_portable(prev, out, add, sub);
     }
 
     #[inline(always)]
-    fn add_sub_portable(prev: &Row, out: &mut Row, add: &Row, sub: &Row) {
+    pub(super) fn add_sub_portable(prev: &Row, out: &mut Row, add: &Row, sub: &Row) {
         for i in 0..HIDDEN {
             out.0[i] = prev.0[i].wrapping_add(add.0[i]).wrapping_sub(sub.0[i]);
         }
@@ -369,11 +474,20 @@ mod simd {
             // SAFETY: the CPU supports AVX2 (checked above).
             return unsafe { add_sub_sub_avx2(prev, out, add, sub, sub2) };
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        simd128::add_sub_sub(prev, out, add, sub, sub2);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         add_sub_sub_portable(prev, out, add, sub, sub2);
     }
 
     #[inline(always)]
-    fn add_sub_sub_portable(prev: &Row, out: &mut Row, add: &Row, sub: &Row, sub2: &Row) {
+    pub(super) fn add_sub_sub_portable(
+        prev: &Row,
+        out: &mut Row,
+        add: &Row,
+        sub: &Row,
+        sub2: &Row,
+    ) {
         for i in 0..HIDDEN {
             out.0[i] = prev.0[i]
                 .wrapping_add(add.0[i])
@@ -403,10 +517,17 @@ mod simd {
             // SAFETY: the CPU supports AVX2 (checked above).
             return unsafe { screlu_dot_avx2(x, w) };
         }
-        screlu_dot_portable(x, w)
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            simd128::screlu_dot(x, w)
+        }
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        {
+            screlu_dot_portable(x, w)
+        }
     }
 
-    fn screlu_dot_portable(x: &Row, w: &Row) -> i64 {
+    pub(super) fn screlu_dot_portable(x: &Row, w: &Row) -> i64 {
         let mut sum = 0i64;
         for i in 0..HIDDEN {
             let v = i32::from(x.0[i]).clamp(0, QA);
@@ -434,6 +555,64 @@ mod simd {
         let mut lanes = [0i32; 8];
         _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, acc);
         lanes.iter().map(|&l| i64::from(l)).sum()
+    }
+
+    /// The kernels in WebAssembly's 128-bit vectors (8 lanes of `i16`), the same
+    /// arithmetic as the AVX2 ones: wrapping `i16` adds for the accumulator; for the
+    /// output, `clamp(x)·w` as a wrapping `i16` product (it fits, see the AVX2 kernel),
+    /// then `· clamp(x)` summed pairwise into `i32` lanes (`i32x4.dot_i16x8_s`).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    mod simd128 {
+        use super::{Row, HIDDEN, QA};
+        use core::arch::wasm32::*;
+
+        /// Lanes of `i16` in one vector.
+        const LANES: usize = 8;
+
+        #[inline(always)]
+        fn load(r: &Row, i: usize) -> v128 {
+            // SAFETY: `i + LANES <= HIDDEN` at every call (the loops step by LANES below
+            // HIDDEN, a multiple of LANES); unaligned loads are allowed in wasm.
+            unsafe { v128_load(r.0.as_ptr().add(i).cast::<v128>()) }
+        }
+
+        #[inline(always)]
+        fn store(r: &mut Row, i: usize, v: v128) {
+            // SAFETY: as in `load`.
+            unsafe { v128_store(r.0.as_mut_ptr().add(i).cast::<v128>(), v) }
+        }
+
+        #[inline(always)]
+        pub fn add_sub(prev: &Row, out: &mut Row, add: &Row, sub: &Row) {
+            for i in (0..HIDDEN).step_by(LANES) {
+                let v = i16x8_sub(i16x8_add(load(prev, i), load(add, i)), load(sub, i));
+                store(out, i, v);
+            }
+        }
+
+        #[inline(always)]
+        pub fn add_sub_sub(prev: &Row, out: &mut Row, add: &Row, sub: &Row, sub2: &Row) {
+            for i in (0..HIDDEN).step_by(LANES) {
+                let v = i16x8_sub(i16x8_add(load(prev, i), load(add, i)), load(sub, i));
+                store(out, i, i16x8_sub(v, load(sub2, i)));
+            }
+        }
+
+        #[inline(always)]
+        pub fn screlu_dot(x: &Row, w: &Row) -> i64 {
+            let zero = i16x8_splat(0);
+            let qa = i16x8_splat(QA as i16);
+            let mut acc = i32x4_splat(0);
+            for i in (0..HIDDEN).step_by(LANES) {
+                let v = i16x8_min(i16x8_max(load(x, i), zero), qa);
+                let vw = i16x8_mul(v, load(w, i));
+                acc = i32x4_add(acc, i32x4_dot_i16x8(vw, v));
+            }
+            i64::from(i32x4_extract_lane::<0>(acc))
+                + i64::from(i32x4_extract_lane::<1>(acc))
+                + i64::from(i32x4_extract_lane::<2>(acc))
+                + i64::from(i32x4_extract_lane::<3>(acc))
+        }
     }
 }
 
@@ -507,6 +686,19 @@ mod tests {
             back.evaluate(&acc, Color::Red, 20),
             single.evaluate(&acc, Color::Red, 20)
         );
+    }
+
+    /// Every kernel in use natively (AVX2 where the CPU has it) against the portable
+    /// loops; the browser build runs the same check on its `simd128` kernels
+    /// (`jiang_selftest`, run under node by `wasm/tests/node_fuzz.mjs`).
+    #[test]
+    fn vector_kernels_agree_with_the_portable_loops() {
+        assert!(kernels_agree(&NETWORK, &Position::startpos()));
+        let middlegame = Position::from_fen(
+            "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 w - - 0 1",
+        )
+        .expect("a legal position");
+        assert!(kernels_agree(&NETWORK, &middlegame));
     }
 
     #[test]

@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""The static bundle in headless Chromium, served by `python3 -m http.server` and nothing
+else (no jiang-web process): the engine runs in the page as WebAssembly. Standard-library
+Python over the DevTools protocol (the client of browser.py).
+
+Checks, each printed with its figures:
+  * a game of each of the five games played by clicking to its end (the user's seat
+    moves at random, jiang answers in 100 ms);
+  * an analysis of the Xiangqi start position showing three lines and their arrows;
+  * `stop` during a 60 s analysis and during a 10 s move: the time from the click to the
+    board's end of search (bar: 100 ms), the board unchanged (analysis) or a legal move
+    played (game); and right after `go` (before any report): a legal move;
+  * nodes per second of the library's bench positions in the browser against the native
+    `jiang bench` at the same depth, single thread, interleaved on this machine (bar: 50 %),
+    and the same node count (the bench signature);
+  * memory: the search worker's WebAssembly memory after a search, against its hash;
+  * a second visit starts without fetching the network (the server's log and the page);
+  * the Chinese page, chosen from the browser's language, and the switch back.
+Screenshots under OUTDIR: GAME-start.png, GAME-end.png, analysis.png, zh.png.
+
+Usage: static_browser.py DEVTOOLS_PORT URL OUTDIR HTTP_LOG JIANG_BINARY [BENCH_DEPTH]
+"""
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser import DevTools, GAMES, play_by_clicking  # noqa: E402
+
+STOP_BAR_MS = 100.0
+NPS_BAR = 0.50
+
+
+class Page(DevTools):
+    """DevTools with the page's console errors and exceptions collected."""
+
+    def __init__(self, ws_url):
+        super().__init__(ws_url)
+        self.problems = []
+
+    def _recv_message(self):
+        msg = super()._recv_message()
+        method = msg.get("method")
+        if method == "Runtime.exceptionThrown":
+            d = msg["params"]["exceptionDetails"]
+            self.problems.append("exception: " + str(d.get("exception", {}).get("description") or d.get("text")))
+        elif method == "Runtime.consoleAPICalled" and msg["params"].get("type") == "error":
+            self.problems.append("console.error: " + " ".join(str(a.get("value", a.get("description"))) for a in msg["params"]["args"]))
+        return msg
+
+    def open(self, url, ready="window.jiangApp && window.jiangApp.st && document.querySelector('#board .piece') !== null", timeout=60):
+        self.js("window.__stale = true")  # the old page's state must not answer
+        self.call("Page.navigate", url=url)
+        self.wait_for(f"!window.__stale && ({ready})", timeout)
+
+
+def nnue_fetches(log_path):
+    with open(log_path, errors="replace") as f:
+        return sum(1 for line in f if re.search(r'"GET /[^ "]*\.nnue', line))
+
+
+def native_bench(binary, depth):
+    out = subprocess.run([binary, "bench", str(depth)], capture_output=True, text=True, timeout=900)
+    m = re.search(r"Bench: (\d+) nodes (\d+) nps", out.stdout + out.stderr)
+    if not m:
+        raise RuntimeError("no bench line from the native engine: " + (out.stdout + out.stderr)[-300:])
+    return int(m.group(1)), int(m.group(2))
+
+
+def check_games(page, url, out, rng):
+    failures = 0
+    for game in GAMES:
+        try:
+            page.open(f"{url}/?game={game}&mode=play&seat=0&movetime=100&lang=en")
+            assert page.js("window.jiangApp.backend.kind") == "local", "not the in-browser engine"
+            shown = page.js("window.jiangApp.st.game")
+            assert shown == game, f"the page shows {shown}"
+            page.screenshot(f"{out}/{game}-start.png")
+            st = play_by_clicking(page, game, rng)
+            time.sleep(0.3)
+            status = page.js("document.getElementById('status').textContent")
+            result = page.js("document.getElementById('result').textContent")
+            expected = st["result"]["result"] if st["result"] else "no legal move"
+            assert status == "Game over", f"status says {status!r}"
+            assert expected in result, f"result shows {result!r}, the game says {expected!r}"
+            page.screenshot(f"{out}/{game}-end.png")
+            print(f"{game}: {len(st['moves'])} plies by clicking, {result}")
+        except Exception as e:  # every game gets its screenshots
+            failures += 1
+            print(f"{game}: FAILED: {e}")
+            try:
+                page.screenshot(f"{out}/{game}-failed.png")
+            except Exception:
+                pass
+    return failures
+
+
+def click_stop_and_time(page):
+    """Clicks Stop; returns the page's measured ms from the click to the search's end."""
+    page.click("#stop")
+    page.wait_for("window.jiangApp.stopTimes && window.jiangApp.stopTimes.done !== null", 10)
+    page.wait_for("window.jiangApp.st && !window.jiangApp.st.searching", 10)
+    t = page.js("window.jiangApp.stopTimes")
+    return t["done"] - t["asked"]
+
+
+def check_analysis_and_stop(page, url, out):
+    page.open(f"{url}/?game=xiangqi&mode=analysis&lang=en")
+    page.wait_for("window.jiangApp.lines.filter(Boolean).length >= 3"
+                  " && document.querySelectorAll('#board .arrow').length >= 3", 60)
+    page.wait_for("window.jiangApp.lines[0] && window.jiangApp.lines[0].depth >= 8", 60)
+    time.sleep(1.0)
+    lines = page.js("window.jiangApp.lines.filter(Boolean).map(l => [l.depth, l.pv[0], l.score])")
+    page.screenshot(f"{out}/analysis.png")
+    arrows = page.js("document.querySelectorAll('#board .arrow').length")
+    print(f"analysis: {len(lines)} lines {lines}, {arrows} arrows")
+    latencies = []
+    for i in range(5):
+        before = page.js("window.jiangApp.st.fen")
+        ms = click_stop_and_time(page)
+        latencies.append(ms)
+        assert page.js("window.jiangApp.st.fen") == before, "analysis stop changed the board"
+        assert page.js("window.jiangApp.st.moves.length") == 0
+        assert page.js("document.getElementById('error').textContent") == "", page.js("document.getElementById('error').textContent")
+        # "Go on": the analysis starts again; let it run a while before the next stop.
+        page.click("#stop")
+        page.wait_for("window.jiangApp.st.searching && window.jiangApp.lines.filter(Boolean).length >= 3", 30)
+        time.sleep(1.0 + 0.7 * i)
+    ms = click_stop_and_time(page)
+    latencies.append(ms)
+    print("stop during analysis: " + ", ".join(f"{x:.1f}" for x in latencies) + " ms")
+    # A move played while analysing: the analysis goes on from the new position.
+    page.click("#stop")  # go on
+    page.wait_for("window.jiangApp.st.searching", 30)
+    page.click('.spot[data-sq="h2"]')
+    page.wait_for("window.jiangApp.picked === 'h2'", 10)
+    page.click('.spot[data-sq="e2"]')
+    page.wait_for("window.jiangApp.st.moves.length === 1 && window.jiangApp.st.searching"
+                  " && window.jiangApp.lines.filter(Boolean).length >= 3", 60)
+    assert page.js("window.jiangApp.st.last_move") == "h2e2"
+    return latencies
+
+
+def check_stop_in_game(page, url):
+    """jiang to move with 10 s: Stop plays its best move so far at once."""
+    page.open(f"{url}/?game=xiangqi&mode=play&seat=1&movetime=10000&lang=en",
+              ready="window.jiangApp && window.jiangApp.st && window.jiangApp.st.searching")
+    legal = page.js("window.jiangApp.st.legal")
+    page.wait_for("window.jiangApp.lines[0] && window.jiangApp.lines[0].depth >= 6", 60)
+    ms = click_stop_and_time(page)
+    st = page.js("window.jiangApp.st")
+    assert len(st["moves"]) == 1 and st["moves"][0] in legal, f"stop played {st['moves']}"
+    print(f"stop during a 10 s move: {ms:.1f} ms, jiang played {st['moves'][0]}")
+    # Stop right after go, before any iteration is reported: a quick answer, legal.
+    quick = page.js("""(async () => {
+      const a = window.jiangApp, b = a.backend;
+      const s = await b.request('POST', 'sessions', {game: 'xiangqi'});
+      const legal = s.legal;
+      await b.request('POST', `sessions/${s.id}/go`, {movetime_ms: 10000, play: true});
+      const t0 = performance.now();
+      await b.request('POST', `sessions/${s.id}/stop`);
+      for (let i = 0; i < 200; i++) {
+        const st = await b.request('GET', `sessions/${s.id}`);
+        if (!st.searching) {
+          await b.request('DELETE', `sessions/${s.id}`);
+          return {ms: performance.now() - t0, moves: st.moves, legal};
+        }
+        await new Promise(r => setTimeout(r, 5));
+      }
+      return {ms: -1};
+    })()""")
+    assert quick["ms"] >= 0, "the quick stop never ended"
+    assert len(quick["moves"]) == 1 and quick["moves"][0] in quick["legal"], quick
+    # Not the bar's case (a long search): it waits for the search's first iteration or
+    # book move, and for the worker's start if it was still starting.
+    print(f"stop right after go (before any report): {quick['ms']:.1f} ms, jiang played {quick['moves'][0]}")
+    assert quick["ms"] < 2000, "a stop right after go took too long"
+    return [ms]
+
+
+def check_position_tools(page, url):
+    """A move list set from the text box, taken back, and a FEN set."""
+    page.open(f"{url}/?game=xiangqi&mode=play&seat=0&movetime=100&lang=en")
+    page.js("document.getElementById('fen').value = 'h2e2 h9g7'")
+    page.click("#setmoves")
+    page.wait_for("window.jiangApp.st.moves.join(' ') === 'h2e2 h9g7' && !window.jiangApp.st.searching", 20)
+    shown = page.js("[...document.querySelectorAll('#moves span')].map(e => e.textContent)")
+    assert shown == ["H2-E2", "H9-G7"], f"the move list shows {shown}"
+    page.click("#undo")
+    page.wait_for("window.jiangApp.st.moves.length === 0", 20)
+    fen = "3k5/9/9/9/9/9/9/9/4A4/3AK2R1 w - - 0 50"
+    page.js(f"document.getElementById('fen').value = {json.dumps(fen)}")
+    page.click("#setfen")
+    page.wait_for(f"window.jiangApp.st.start_fen === {json.dumps(fen)}", 20)
+    page.js("document.getElementById('fen').value = 'not a fen'")
+    page.click("#setfen")
+    page.wait_for("document.getElementById('error').textContent !== ''", 20)
+    assert page.js("window.jiangApp.st.start_fen") == fen, "a bad FEN changed the board"
+    print(f"position: move list set and shown in ICCS {shown}, taken back, FEN set, a bad FEN refused")
+
+
+def check_memory(page, url):
+    page.open(f"{url}/?game=xiangqi&mode=play&seat=1&movetime=2000&lang=en")
+    page.wait_for("window.jiangApp.st.moves.length === 1 && !window.jiangApp.st.searching", 30)
+    mb = page.js("window.jiangApp.backend.memory()") / 2**20
+    hash_mb = page.js("window.jiangApp.backend.hashMb")
+    print(f"memory: search worker {mb:.0f} MiB of WebAssembly memory with a {hash_mb} MiB hash")
+    assert hash_mb == 32, f"default hash {hash_mb}"
+    assert mb <= hash_mb + 24, "the worker's memory is not bounded by its hash"
+    # Another size chosen on the page: the workers start again with it.
+    page.js("(() => { const s = document.getElementById('hash'); s.value = '128'; s.dispatchEvent(new Event('change')); })()")
+    page.wait_for("window.jiangApp.backend.report && window.jiangApp.backend.report.hash_mb === 128", 30)
+    # Two searches (each empties the table first): the memory stays where it was.
+    for _ in range(2):
+        page.js("""(async () => { const a = window.jiangApp;
+          await a.backend.request('POST', `sessions/${a.id}/go`, {movetime_ms: 700, play: false});
+          for (;;) { const st = await a.backend.request('GET', `sessions/${a.id}`);
+                     if (!st.searching) return; await new Promise(r => setTimeout(r, 20)); } })()""")
+    mb128 = page.js("window.jiangApp.backend.memory()") / 2**20
+    print(f"memory: {mb128:.0f} MiB after two searches with a 128 MiB hash chosen on the page")
+    assert 128 <= mb128 <= 128 + 24, "the chosen hash is not what the worker holds"
+    page.js("localStorage.removeItem('jiang-hash-mb')")
+
+
+def check_speed(page, binary, depth):
+    runs = []
+    for _ in range(2):
+        n_nodes, n_nps = native_bench(binary, depth)
+        w = page.js(f"window.jiangApp.backend.bench({depth})")
+        runs.append((n_nodes, n_nps, w["nodes"], w["nps"]))
+        print(f"bench {depth}: native {n_nodes} nodes {n_nps} nps; browser {w['nodes']} nodes {w['nps']} nps")
+        assert w["nodes"] == n_nodes, "the browser's bench signature differs from the native one"
+        assert w["network"], "the browser's bench ran without the network"
+    native = max(r[1] for r in runs)
+    browser = max(r[3] for r in runs)
+    ratio = browser / native
+    print(f"speed: browser {browser} nps / native {native} nps (best of {len(runs)} each) = {100 * ratio:.0f} %")
+    return ratio
+
+
+def check_second_visit(page, url, log_path):
+    before = nnue_fetches(log_path)
+    page.open(f"{url}/?game=xiangqi&mode=analysis&lang=en")
+    src = page.js("window.jiangApp.backend.networkFrom")
+    after = nnue_fetches(log_path)
+    print(f"second visit: network from {src}; network fetched {after} time(s) in all, {after - before} on this visit")
+    assert src == "cache", f"the network came from {src}"
+    assert after == before == 1, "the network was fetched again"
+
+
+def check_chinese(page, url, out):
+    ua = page.js("navigator.userAgent")
+    page.call("Emulation.setUserAgentOverride", userAgent=ua, acceptLanguage="zh-CN,zh")
+    page.js("localStorage.removeItem('jiang-lang')")
+    page.open(f"{url}/?game=xiangqi&mode=play&seat=0&movetime=100")
+    assert page.js("navigator.language").lower().startswith("zh")
+    assert page.js("document.documentElement.lang") == "zh-CN"
+    status = page.js("document.getElementById('status').textContent")
+    game = page.js("document.getElementById('game').selectedOptions[0].textContent")
+    assert "走棋" in status and game == "中国象棋", (status, game)
+    # A few moves, so that the move list shows.
+    for mv in (("h2", "e2"),):
+        page.click(f'.spot[data-sq="{mv[0]}"]')
+        page.wait_for(f"window.jiangApp.picked === '{mv[0]}'", 10)
+        page.click(f'.spot[data-sq="{mv[1]}"]')
+    page.wait_for("window.jiangApp.st.moves.length >= 2 && !window.jiangApp.st.searching", 30)
+    time.sleep(0.3)
+    page.screenshot(f"{out}/zh.png")
+    labels = page.js("[...document.querySelectorAll('header label > span, header button')].map(e => e.textContent)")
+    print(f"Chinese page: status {status!r}, game {game!r}, labels {labels}")
+    # The switch: English, kept for the next visit.
+    page.js("(() => { const s = document.getElementById('lang'); s.value = 'en'; s.dispatchEvent(new Event('change')); })()")
+    assert page.js("document.getElementById('new').textContent") == "New game"
+    page.open(f"{url}/?game=xiangqi")
+    assert page.js("document.getElementById('new').textContent") == "New game", "the choice was not kept"
+    page.call("Emulation.setUserAgentOverride", userAgent=ua, acceptLanguage="en-US,en")
+    print("language switch: English chosen on the page, kept on the next visit")
+
+
+def main():
+    port, url, out, log_path, binary = sys.argv[1:6]
+    depth = int(sys.argv[6]) if len(sys.argv) > 6 else 13
+    url = url.rstrip("/")
+    os.makedirs(out, exist_ok=True)
+    targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+    page = Page(next(t for t in targets if t.get("type") == "page")["webSocketDebuggerUrl"])
+    page.call("Page.enable")
+    page.call("Runtime.enable")
+    page.call("Emulation.setDeviceMetricsOverride", width=1280, height=860, deviceScaleFactor=1, mobile=False)
+    failures = 0
+    bars = []
+
+    def step(name, work):
+        nonlocal failures
+        try:
+            return work()
+        except Exception as e:
+            failures += 1
+            print(f"{name}: FAILED: {e}")
+            try:
+                page.screenshot(f"{out}/{name}-failed.png")
+            except Exception:
+                pass
+            return None
+
+    # First visit: the network is downloaded (once).
+    step("first-visit", lambda: (page.open(f"{url}/?game=xiangqi&lang=en"),
+                                 print(f"first visit: network from {page.js('window.jiangApp.backend.networkFrom')},"
+                                       f" engine {page.js('JSON.stringify(window.jiangApp.backend.report)')}")))
+    failures += check_games(page, url, out, random.Random(2026))
+    lat = step("analysis", lambda: check_analysis_and_stop(page, url, out)) or []
+    lat += step("stop-in-game", lambda: check_stop_in_game(page, url)) or []
+    if lat:
+        worst = max(lat)
+        ok = worst <= STOP_BAR_MS
+        bars.append(f"stop latency: worst {worst:.1f} ms of {len(lat)} (bar {STOP_BAR_MS:.0f} ms) {'ok' if ok else 'FAILED'}")
+        failures += 0 if ok else 1
+    step("position", lambda: check_position_tools(page, url))
+    step("memory", lambda: check_memory(page, url))
+    ratio = step("speed", lambda: check_speed(page, binary, depth))
+    if ratio is not None:
+        ok = ratio >= NPS_BAR
+        bars.append(f"speed: {100 * ratio:.0f} % of native (bar {100 * NPS_BAR:.0f} %) {'ok' if ok else 'FAILED'}")
+        failures += 0 if ok else 1
+    step("second-visit", lambda: check_second_visit(page, url, log_path))
+    step("chinese", lambda: check_chinese(page, url, out))
+    if page.problems:
+        print("page problems:\n  " + "\n  ".join(page.problems[:20]))
+        failures += 1
+    for b in bars:
+        print(b)
+    print(f"static browser test: {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
