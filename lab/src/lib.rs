@@ -24,6 +24,7 @@ pub mod xiangqi {
     pub mod book;
     pub mod datagen;
     pub mod eleeye_book;
+    pub mod records;
     pub mod train;
     pub mod tune;
 }

@@ -31,10 +31,12 @@ fn usage() -> String {
          jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N]\n    \
              [--max-plies N] [--seed S] [--verbose] | perft DEPTH | fit [...]\n    \
              three-player ThreeChess matches (jiang, UCI engines, the reference's agents)\n\
+         {records}
          jiang-lab --help",
         fairy = fairychess::cli::jiang_lab_lines(fairychess::cli::USAGE),
         baroque = fairychess::cli::jiang_lab_lines(baroque::cli::USAGE),
         book = xiangqi::book::USAGE,
+        records = xiangqi::records::USAGE,
     )
 }
 
@@ -133,6 +135,17 @@ fn book(args: &[String]) -> ExitCode {
     }
 }
 
+/// Exit code of a job that returns an error message.
+fn report(job: &str, result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{job}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn print_lines(lines: Vec<String>) {
     for l in lines {
         println!("{l}");
@@ -194,6 +207,8 @@ fn main() -> ExitCode {
             threechess::match_runner::run(rest);
             ExitCode::SUCCESS
         }
+        Some("convert") => report("convert", xiangqi::records::convert(rest)),
+        Some("records") => report("records", xiangqi::records::run(rest)),
         Some("--help") | Some("-h") | Some("help") => {
             println!("{}", usage());
             ExitCode::SUCCESS
