@@ -183,8 +183,8 @@ fn read_at(bytes: &[u8], base: usize) -> Result<Loaded, RecordError> {
         let head = match c.take(4, "a move record") {
             Ok(h) => [h[0], h[1], h[2], h[3]],
             Err(e) => {
-                // A game that simply ends after a finished line is complete.
-                if parent != 0 || !owed.is_empty() {
+                // Only a game without moves may end without its four zero bytes.
+                if raw.nodes.len() > 1 {
                     warnings.push(e);
                 }
                 break;

@@ -496,6 +496,9 @@ pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
 
 /// An ICCS move (`h2e2`, `H2-E2`), syntax only.
 fn iccs(text: &str) -> Option<Move> {
+    if !text.is_ascii() {
+        return None;
+    }
     let b = text.as_bytes();
     let squares = match b.len() {
         4 => [&text[0..2], &text[2..4]],
