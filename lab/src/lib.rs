@@ -25,6 +25,7 @@ pub mod xiangqi {
     pub mod datagen;
     pub mod eleeye_book;
     pub mod records;
+    pub mod review;
     pub mod train;
     pub mod tune;
 }

@@ -31,12 +31,14 @@ fn usage() -> String {
          jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N]\n    \
              [--max-plies N] [--seed S] [--verbose] | perft DEPTH | fit [...]\n    \
              three-player ThreeChess matches (jiang, UCI engines, the reference's agents)\n\
-         {records}
+         {records}\n\
+         {review}\n\
          jiang-lab --help",
         fairy = fairychess::cli::jiang_lab_lines(fairychess::cli::USAGE),
         baroque = fairychess::cli::jiang_lab_lines(baroque::cli::USAGE),
         book = xiangqi::book::USAGE,
         records = xiangqi::records::USAGE,
+        review = xiangqi::review::USAGE,
     )
 }
 
@@ -209,6 +211,7 @@ fn main() -> ExitCode {
         }
         Some("convert") => report("convert", xiangqi::records::convert(rest)),
         Some("records") => report("records", xiangqi::records::run(rest)),
+        Some("review") => report("review", xiangqi::review::run(rest)),
         Some("--help") | Some("-h") | Some("help") => {
             println!("{}", usage());
             ExitCode::SUCCESS
