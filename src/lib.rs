@@ -11,6 +11,8 @@
 //! * the games, one folder each: [`xiangqi`], [`fairychess`], [`baroque`] (played by
 //!   the generic search), [`microchess`] and [`threechess`] (each with its own move
 //!   chooser, through [`chooser::MoveChooser`]);
+//! * [`record`]: Xiangqi game records (PGN, XQF, CBR/CBF, DhtmlXQ, FEN and moves), read
+//!   and written, the moves checked by the rules;
 //! * [`search`]: the generic two-player search (PVS, quiescence, the transposition
 //!   table, Lazy SMP) and its move chooser, [`search::AlphaBeta`];
 //! * [`engine`]: one facade over whichever game is being played ([`games`] lists them),
@@ -35,6 +37,7 @@ pub mod movelist;
 pub mod options;
 pub mod perft;
 pub mod protocol;
+pub mod record;
 pub mod report;
 pub mod search;
 pub mod threechess;

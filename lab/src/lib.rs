@@ -28,6 +28,8 @@ pub mod xiangqi {
     pub mod book;
     pub mod datagen;
     pub mod eleeye_book;
+    pub mod records;
+    pub mod review;
     pub mod train;
     pub mod tune;
 }

@@ -34,6 +34,8 @@ fn usage() -> String {
          {matches}\n\
          {openings}\n\
          {spsa}\n\
+         {records}\n\
+         {review}\n\
          jiang-lab --help",
         fairy = fairychess::cli::jiang_lab_lines(fairychess::cli::USAGE),
         baroque = fairychess::cli::jiang_lab_lines(baroque::cli::USAGE),
@@ -41,6 +43,8 @@ fn usage() -> String {
         matches = matches::cli::USAGE,
         openings = matches::openings::USAGE,
         spsa = spsa::cli::USAGE,
+        records = xiangqi::records::USAGE,
+        review = xiangqi::review::USAGE,
     )
 }
 
@@ -139,6 +143,17 @@ fn book(args: &[String]) -> ExitCode {
     }
 }
 
+/// Exit code of a job that returns an error message.
+fn report(job: &str, result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{job}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn print_lines(lines: Vec<String>) {
     for l in lines {
         println!("{l}");
@@ -203,6 +218,9 @@ fn main() -> ExitCode {
         Some("match") => matches::cli::run(rest),
         Some("openings") => matches::openings::run(rest),
         Some("spsa") => spsa::cli::run(rest),
+        Some("convert") => report("convert", xiangqi::records::convert(rest)),
+        Some("records") => report("records", xiangqi::records::run(rest)),
+        Some("review") => report("review", xiangqi::review::run(rest)),
         Some("--help") | Some("-h") | Some("help") => {
             println!("{}", usage());
             ExitCode::SUCCESS
