@@ -43,8 +43,20 @@ Commands:
   bench [D [hce|nnue]] Xiangqi search benchmark  help       this text
   quit                 exit";
 
-/// Engine name and version as announced.
-pub const ENGINE_NAME: &str = concat!("jiang ", env!("CARGO_PKG_VERSION"));
+/// Engine name, version and build as announced (`id name`): `jiang 0.1.0
+/// dev-YYYYMMDD-commit`, the form players quote in bug reports (the build script stamps
+/// it; see build.rs).
+pub const ENGINE_NAME: &str = concat!("jiang ", env!("JIANG_VERSION"));
+
+/// What `jiang --version` prints: [`ENGINE_NAME`] and the network the binary carries
+/// (`jiang 0.1.0 dev-20261201-abc1234, network nn-6332b2e6a7ea`).
+pub fn version_line() -> String {
+    format!(
+        "{ENGINE_NAME}, network {}",
+        crate::xiangqi::nnue::EMBEDDED_ID
+    )
+}
+
 /// Author line.
 pub const AUTHOR: &str = "the jiang developers";
 

@@ -76,6 +76,10 @@ pub fn output_bucket(buckets: usize, pieces: u32) -> usize {
 /// The network built into the binary.
 pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 
+/// The embedded network's name: `nn-` and the first 12 hex digits of the SHA-256 of its
+/// bytes (computed by the build script), as Stockfish-family engines name networks.
+pub const EMBEDDED_ID: &str = env!("JIANG_NETWORK_ID");
+
 /// Whether searches use the network unless told otherwise (`UseNNUE`): the embedded
 /// network beats the hand-written evaluation (see the README's Strength section).
 pub const DEFAULT_ENABLED: bool = true;
