@@ -7,6 +7,7 @@
 //! through events; this layer turns them into each dialect's lines.
 
 pub mod cecp;
+pub mod input;
 pub mod output;
 pub mod parse;
 
@@ -168,7 +169,8 @@ impl Session {
                 self.engine.wait_ready();
                 send("readyok");
             }
-            "setoption" => self.set_option(args),
+            // The raw text after the word: values keep their spacing (paths).
+            "setoption" => self.set_option(text_after(line, cmd)),
             "ucinewgame" | "uccinewgame" => {
                 self.engine.new_game();
             }
@@ -263,8 +265,18 @@ impl Session {
         mine.chain(self.engine.option_specs(ucci)).collect()
     }
 
-    fn set_option(&mut self, args: &[&str]) {
-        let Some((name, value)) = parse_setoption(args) else {
+    /// Whether `name` (any dialect's spelling) is an option this session knows.
+    fn knows_option(&self, name: &str) -> bool {
+        let key = normalize(name);
+        matches!(key.as_str(), "ucivariant" | "variant")
+            || ACCEPTED_WITHOUT_EFFECT.contains(&key.as_str())
+            || [false, true]
+                .iter()
+                .any(|&ucci| self.option_table(ucci).iter().any(|s| s.matches(name)))
+    }
+
+    fn set_option(&mut self, text: &str) {
+        let Some((name, value)) = parse_setoption(text, |n| self.knows_option(n)) else {
             self.complain("setoption needs an option name");
             return;
         };
@@ -569,6 +581,12 @@ pub fn bench_report(depth: i32, use_network: bool, progress: &mut dyn FnMut(&str
     ]
 }
 
+/// The text of `line` after its word `word` (a slice of it), untouched.
+fn text_after<'a>(line: &'a str, word: &str) -> &'a str {
+    let end = (word.as_ptr() as usize).saturating_sub(line.as_ptr() as usize) + word.len();
+    line.get(end..).unwrap_or("")
+}
+
 fn truncate(s: &str, n: usize) -> String {
     if s.chars().count() > n {
         let mut t: String = s.chars().take(n).collect();
@@ -595,8 +613,8 @@ pub fn run() {
                 break;
             }
         }
-        // Invalid UTF-8 is replaced, not fatal.
-        let line = String::from_utf8_lossy(&buf);
+        // UTF-8, or on Windows the ANSI code page; anything else is replaced, not fatal.
+        let line = input::decode_line(&buf);
         log::debug!("<< {}", line.trim_end());
         session.handle_line(&line);
         if session.quit_requested() {
