@@ -4,8 +4,9 @@
 //! - `JIANG_VERSION`: the crate's version and the build: `0.1.0 dev-YYYYMMDD-abcdef1`
 //!   (the commit's date and short hash) from `git`, or from the environment variables
 //!   `JIANG_COMMIT` and `JIANG_COMMIT_DATE` (`YYYYMMDD`) where they are set (a build from
-//!   a source archive, which has no `.git`); `0.1.0 (commit unknown)` when neither is
-//!   there. A build without git still builds.
+//!   a source archive, which has no `.git`); `0.1.0` alone for a commit tagged `v0.1.0`
+//!   (a release); `0.1.0 (commit unknown)` when nothing is known. A build without git
+//!   still builds.
 //! - `JIANG_NETWORK_ID`: `nn-` and the first 12 hex digits of the SHA-256 of the embedded
 //!   network file (`sha256sum src/xiangqi/nnue/default.nnue` gives the same digits).
 
@@ -28,8 +29,17 @@ fn git(args: &[&str]) -> Option<String> {
     (!text.is_empty()).then(|| text.to_string())
 }
 
-/// The build id: `dev-DATE-COMMIT`, or `None` when unknown.
-fn build_id() -> Option<String> {
+/// What is known of the build.
+enum Build {
+    /// A commit tagged `v` and the crate's version.
+    Release,
+    /// `dev-DATE-COMMIT`.
+    Dev(String),
+    /// No git and no environment variables.
+    Unknown,
+}
+
+fn build_id() -> Build {
     for var in ["JIANG_COMMIT", "JIANG_COMMIT_DATE"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -40,7 +50,7 @@ fn build_id() -> Option<String> {
             .filter(|v| !v.is_empty()),
     );
     if let (Some(commit), Some(date)) = from_env {
-        return Some(format!("dev-{date}-{commit}"));
+        return Build::Dev(format!("dev-{date}-{commit}"));
     }
     // Only a checkout of this very package counts (not a git repository around an
     // unpacked source archive).
@@ -53,7 +63,7 @@ fn build_id() -> Option<String> {
         _ => false,
     };
     if !ours {
-        return None;
+        return Build::Unknown;
     }
     // Rebuild the stamp when HEAD moves: HEAD itself, the branch it names, packed refs.
     let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
@@ -67,15 +77,21 @@ fn build_id() -> Option<String> {
             }
         }
     }
-    git(&[
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    if git(&["tag", "--points-at", "HEAD", "--list", &tag]).is_some() {
+        return Build::Release;
+    }
+    match git(&[
         "show",
         "-s",
         "--date=format:%Y%m%d",
         "--format=%cd-%h",
         "--abbrev=7",
         "HEAD",
-    ])
-    .map(|stamp| format!("dev-{stamp}"))
+    ]) {
+        Some(stamp) => Build::Dev(format!("dev-{stamp}")),
+        None => Build::Unknown,
+    }
 }
 
 fn main() {
@@ -84,8 +100,9 @@ fn main() {
     println!("cargo:rerun-if-changed={NETWORK}");
     let version = env!("CARGO_PKG_VERSION");
     let version = match build_id() {
-        Some(id) => format!("{version} {id}"),
-        None => format!("{version} (commit unknown)"),
+        Build::Release => version.to_string(),
+        Build::Dev(id) => format!("{version} {id}"),
+        Build::Unknown => format!("{version} (commit unknown)"),
     };
     println!("cargo:rustc-env=JIANG_VERSION={version}");
     let network = match std::fs::read(NETWORK) {

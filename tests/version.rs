@@ -49,13 +49,14 @@ fn version_names_the_build_and_the_network() {
         &sha256::hex(&sha256::sha256(jiang::xiangqi::nnue::EMBEDDED))[..12]
     );
     assert_eq!(jiang::xiangqi::nnue::EMBEDDED_ID, network);
-    let version = concat!("jiang ", env!("CARGO_PKG_VERSION"), " ");
+    let version = concat!("jiang ", env!("CARGO_PKG_VERSION"));
     let build = line
         .strip_prefix(version)
         .and_then(|rest| rest.strip_suffix(&format!(", network {network}")))
-        .unwrap_or_else(|| panic!("'{line}' is not '{version}BUILD, network {network}'"));
-    // `dev-YYYYMMDD-abcdef1` from git, or `(commit unknown)` without it.
-    let dev = build.strip_prefix("dev-").and_then(|b| b.split_once('-'));
+        .unwrap_or_else(|| panic!("'{line}' is not '{version}[ BUILD], network {network}'"));
+    // Nothing for a release (a commit tagged vVERSION), ` dev-YYYYMMDD-abcdef1` from git,
+    // or ` (commit unknown)` without it.
+    let dev = build.strip_prefix(" dev-").and_then(|b| b.split_once('-'));
     match dev {
         Some((date, commit)) => {
             assert!(
@@ -67,7 +68,10 @@ fn version_names_the_build_and_the_network() {
                 "commit in '{line}'"
             );
         }
-        None => assert_eq!(build, "(commit unknown)", "build in '{line}'"),
+        None => assert!(
+            build.is_empty() || build == " (commit unknown)",
+            "build in '{line}'"
+        ),
     }
     assert_eq!(
         jiang::protocol::ENGINE_NAME,
