@@ -10,6 +10,12 @@
 # second (user + system time of the process, less sensitive to a shared machine), then
 # the medians and the Windows/native ratio. Fails only when the signatures differ: speed
 # is reported, not asserted.
+#
+# NO_THP=1 adds a third build to each round: the native binary with transparent huge
+# pages switched off for its process (prctl PR_SET_THP_DISABLE, kept across exec), so
+# that its hash table has 4 KiB pages like jiang.exe's (a Windows process gets no
+# 2 MiB pages without the "Lock pages in memory" privilege; under Wine none at all):
+# it separates the cost of the page size from that of the build.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -34,9 +40,14 @@ run() {
 }
 
 "$here/wine-prefix.sh" >/dev/null
+no_thp=(python3 -c 'import ctypes, os, sys
+if ctypes.CDLL(None).prctl(41, 1, 0, 0, 0):  # PR_SET_THP_DISABLE
+    sys.exit("prctl(PR_SET_THP_DISABLE) failed")
+os.execv(sys.argv[1], sys.argv[1:])')
 for _ in $(seq "$rounds"); do
   run native "$native"
   run windows "$here/wine-jiang.sh" "$exe"
+  if [ "${NO_THP:-0}" = 1 ]; then run native4k "${no_thp[@]}" "$native"; fi
 done
 
 python3 - "$tmp/runs" <<'PY'
@@ -51,6 +62,10 @@ med = {name: (statistics.median(r[1] for r in rs), statistics.median(r[2] for r 
 n, w = med["native"], med["windows"]
 print(f"median nps(wall): native {n[0]:.0f}, windows {w[0]:.0f}: windows/native {w[0] / n[0]:.1%}")
 print(f"median nps(cpu):  native {n[1]:.0f}, windows {w[1]:.0f}: windows/native {w[1] / n[1]:.1%}")
+if "native4k" in med:
+    k = med["native4k"]
+    print(f"native with 4 KiB pages: median nps(wall) {k[0]:.0f}, nps(cpu) {k[1]:.0f}: "
+          f"windows/native4k {w[0] / k[0]:.1%} (wall), {w[1] / k[1]:.1%} (cpu)")
 if len(sigs["native"] | sigs["windows"]) != 1:
     print(f"SIGNATURES DIFFER: native {sorted(sigs['native'])}, windows {sorted(sigs['windows'])}")
     sys.exit(1)
