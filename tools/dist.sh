@@ -60,7 +60,9 @@ if [ -z "$version" ]; then
     version="$crate_version-dev-unknown"
   fi
 fi
-# Archive entries get the commit's time (reproducible archives), else now.
+# Archive entries get the commit's time, else now: the Linux tarball is then the same
+# byte for byte on every run; the zip differs by the link time stamp in jiang.exe's PE
+# header (MinGW's linker and strip write it).
 epoch="$(git show -s --format=%ct HEAD 2>/dev/null || date +%s)"
 
 echo "== building jiang $version (Linux and Windows, x86-64)"
