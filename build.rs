@@ -65,8 +65,13 @@ fn build_id() -> Build {
     if !ours {
         return Build::Unknown;
     }
-    // Rebuild the stamp when HEAD moves: HEAD itself, the branch it names, packed refs.
-    let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    // Rebuild the stamp when HEAD moves or a tag is made: HEAD itself, the branch it
+    // names, packed refs, the tags' folder.
+    let mut watched = vec![
+        "HEAD".to_string(),
+        "packed-refs".to_string(),
+        "refs/tags".to_string(),
+    ];
     if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
         watched.push(branch);
     }
