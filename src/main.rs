@@ -95,7 +95,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("--version") | Some("-V") => {
-            println!("{}", protocol::ENGINE_NAME);
+            println!("{}", protocol::version_line());
             ExitCode::SUCCESS
         }
         Some("--help") | Some("-h") | Some("help") => {

@@ -177,12 +177,47 @@ fn advise_huge_pages(addr: *const u8, len: usize) {
 #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
 fn advise_huge_pages(_addr: *const u8, _len: usize) {}
 
-/// The memory this machine can still give, in MiB (Linux `MemAvailable`), if known.
+/// The memory this machine can still give, in MiB (Linux `MemAvailable`; Windows: the
+/// available physical memory), if known.
+#[cfg(not(windows))]
 pub fn available_mb() -> Option<usize> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
+}
+
+/// The memory this machine can still give, in MiB (Linux `MemAvailable`; Windows: the
+/// available physical memory), if known.
+#[cfg(windows)]
+pub fn available_mb() -> Option<usize> {
+    // MEMORYSTATUSEX and GlobalMemoryStatusEx (kernel32):
+    // https://learn.microsoft.com/en-us/windows/win32/api/sysinfoapi/nf-sysinfoapi-globalmemorystatusex
+    #[repr(C)]
+    #[derive(Default)]
+    struct MemoryStatusEx {
+        length: u32,
+        memory_load: u32,
+        total_phys: u64,
+        avail_phys: u64,
+        total_page_file: u64,
+        avail_page_file: u64,
+        total_virtual: u64,
+        avail_virtual: u64,
+        avail_extended_virtual: u64,
+    }
+    #[link(name = "kernel32")]
+    extern "system" {
+        fn GlobalMemoryStatusEx(buffer: *mut MemoryStatusEx) -> i32;
+    }
+    let mut status = MemoryStatusEx {
+        length: std::mem::size_of::<MemoryStatusEx>() as u32,
+        ..MemoryStatusEx::default()
+    };
+    // SAFETY: `status` is a MEMORYSTATUSEX with its length set, as the call requires;
+    // it writes only into it.
+    let ok = unsafe { GlobalMemoryStatusEx(&mut status) } != 0;
+    ok.then(|| usize::try_from(status.avail_phys / (1024 * 1024)).unwrap_or(usize::MAX))
 }
 
 /// Mate scores: a side mated at ply p scores `-(MATE - p)`.

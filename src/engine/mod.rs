@@ -563,7 +563,7 @@ impl Engine {
         }
         let mut why = String::new();
         for name in names {
-            match Book::open(name) {
+            match open_book(name) {
                 Ok(book) => {
                     log::info!("book {name}: {} moves for {}", book.len(), book.game());
                     self.book_file = Some(Arc::new(book));
@@ -738,6 +738,26 @@ fn tuned_param_specs() -> impl Iterator<Item = OptionSpec> {
             },
         )
     })
+}
+
+/// Opens a book file. A relative name that cannot be read from the current directory
+/// (a GUI's own, when it starts the engine) is looked for next to the engine's
+/// executable: UCCI GUIs name books relative to the engine (ElephantEye's `bookfiles`,
+/// XQWizard's pikafish-proxy, whose `LocatePath` puts relative names in the engine's
+/// folder).
+fn open_book(name: &str) -> Result<Book, crate::book::BookError> {
+    let here = Book::open(name);
+    if here.is_ok() || std::path::Path::new(name).is_absolute() {
+        return here;
+    }
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join(name)))
+        .filter(|path| path.is_file());
+    match beside.as_deref().and_then(std::path::Path::to_str) {
+        Some(path) => Book::open(path),
+        None => here,
+    }
 }
 
 #[cfg(test)]

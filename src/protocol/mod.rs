@@ -7,6 +7,7 @@
 //! through events; this layer turns them into each dialect's lines.
 
 pub mod cecp;
+pub mod input;
 pub mod output;
 pub mod parse;
 
@@ -43,8 +44,20 @@ Commands:
   bench [D [hce|nnue]] Xiangqi search benchmark  help       this text
   quit                 exit";
 
-/// Engine name and version as announced.
-pub const ENGINE_NAME: &str = concat!("jiang ", env!("CARGO_PKG_VERSION"));
+/// Engine name, version and build as announced (`id name`): `jiang 0.1.0
+/// dev-YYYYMMDD-commit`, the form players quote in bug reports (the build script stamps
+/// it; see build.rs).
+pub const ENGINE_NAME: &str = concat!("jiang ", env!("JIANG_VERSION"));
+
+/// What `jiang --version` prints: [`ENGINE_NAME`] and the network the binary carries
+/// (`jiang 0.1.0 dev-20261201-abc1234, network nn-6332b2e6a7ea`).
+pub fn version_line() -> String {
+    format!(
+        "{ENGINE_NAME}, network {}",
+        crate::xiangqi::nnue::EMBEDDED_ID
+    )
+}
+
 /// Author line.
 pub const AUTHOR: &str = "the jiang developers";
 
@@ -156,7 +169,8 @@ impl Session {
                 self.engine.wait_ready();
                 send("readyok");
             }
-            "setoption" => self.set_option(args),
+            // The raw text after the word: values keep their spacing (paths).
+            "setoption" => self.set_option(text_after(line, cmd)),
             "ucinewgame" | "uccinewgame" => {
                 self.engine.new_game();
             }
@@ -251,8 +265,18 @@ impl Session {
         mine.chain(self.engine.option_specs(ucci)).collect()
     }
 
-    fn set_option(&mut self, args: &[&str]) {
-        let Some((name, value)) = parse_setoption(args) else {
+    /// Whether `name` (any dialect's spelling) is an option this session knows.
+    fn knows_option(&self, name: &str) -> bool {
+        let key = normalize(name);
+        matches!(key.as_str(), "ucivariant" | "variant")
+            || ACCEPTED_WITHOUT_EFFECT.contains(&key.as_str())
+            || [false, true]
+                .iter()
+                .any(|&ucci| self.option_table(ucci).iter().any(|s| s.matches(name)))
+    }
+
+    fn set_option(&mut self, text: &str) {
+        let Some((name, value)) = parse_setoption(text, |n| self.knows_option(n)) else {
             self.complain("setoption needs an option name");
             return;
         };
@@ -557,6 +581,12 @@ pub fn bench_report(depth: i32, use_network: bool, progress: &mut dyn FnMut(&str
     ]
 }
 
+/// The text of `line` after its word `word` (a slice of it), untouched.
+fn text_after<'a>(line: &'a str, word: &str) -> &'a str {
+    let end = (word.as_ptr() as usize).saturating_sub(line.as_ptr() as usize) + word.len();
+    line.get(end..).unwrap_or("")
+}
+
 fn truncate(s: &str, n: usize) -> String {
     if s.chars().count() > n {
         let mut t: String = s.chars().take(n).collect();
@@ -583,8 +613,8 @@ pub fn run() {
                 break;
             }
         }
-        // Invalid UTF-8 is replaced, not fatal.
-        let line = String::from_utf8_lossy(&buf);
+        // UTF-8, or on Windows the ANSI code page; anything else is replaced, not fatal.
+        let line = input::decode_line(&buf);
         log::debug!("<< {}", line.trim_end());
         session.handle_line(&line);
         if session.quit_requested() {

@@ -25,7 +25,14 @@ pub fn send(line: &str) {
     let line = printable(line);
     let mut out = std::io::stdout().lock();
     // A closed stdout (the GUI went away) is not worth a panic; stdin's EOF ends us.
-    let _ = writeln!(out, "{line}");
+    if cfg!(windows) {
+        // Lines end in CR LF on Windows, as every C and C++ engine's text-mode stdout
+        // writes them there (and xqbase's pipe code, ElephantEye's and XQWizard's): a GUI
+        // that splits on CR LF only still reads them; those that split on LF ignore the CR.
+        let _ = write!(out, "{}\r\n", line.replace('\n', "\r\n"));
+    } else {
+        let _ = writeln!(out, "{line}");
+    }
     let _ = out.flush();
 }
 

@@ -155,30 +155,46 @@ pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
     })
 }
 
-/// A `setoption` command in either form: `setoption NAME [VALUE]` (UCCI) or
-/// `setoption name NAME [value VALUE]` (UCI). Names may contain spaces in the UCI form.
-pub fn parse_setoption(words: &[&str]) -> Option<(String, String)> {
-    if words
-        .first()
-        .is_some_and(|w| w.eq_ignore_ascii_case("name"))
-    {
+/// The words of `text` with the byte offset where each starts.
+fn words_at(text: &str) -> Vec<(usize, &str)> {
+    text.split_whitespace()
+        // Each word is a slice of `text`, so the difference of the addresses is its offset.
+        .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
+        .collect()
+}
+
+/// A `setoption` command in either form, from the text after the word `setoption`:
+/// `name NAME [value VALUE]` (UCI; names may contain spaces) or `NAME [VALUE]` (UCCI).
+/// The value is the rest of the line as written, only trimmed, so a path keeps its
+/// spaces and backslashes (`value C:\My  Books\xq.jbk`).
+///
+/// In the UCCI form the name is the first word, or the longest run of words (up to
+/// three) that `is_option` knows: VinXiangQi sends the UCI names it read from `option
+/// name …` lines in the UCCI form (`setoption Move Overhead 10`, see tests/gui.rs).
+pub fn parse_setoption(text: &str, is_option: impl Fn(&str) -> bool) -> Option<(String, String)> {
+    let words = words_at(text);
+    // The rest of the text from word `i` on (empty past the end).
+    let rest = |i: usize| {
+        words
+            .get(i)
+            .map_or("", |&(at, _)| text.get(at..).unwrap_or("").trim_end())
+            .to_string()
+    };
+    let joined = |ws: &[(usize, &str)]| ws.iter().map(|&(_, w)| w).collect::<Vec<_>>().join(" ");
+    let &(_, first) = words.first()?;
+    if first.eq_ignore_ascii_case("name") {
         let value_at = words
             .iter()
-            .position(|w| w.eq_ignore_ascii_case("value"))
+            .position(|(_, w)| w.eq_ignore_ascii_case("value"))
             .unwrap_or(words.len());
-        let name = words[1..value_at].join(" ");
-        let value = words
-            .get(value_at + 1..)
-            .map(|v| v.join(" "))
-            .unwrap_or_default();
-        if name.is_empty() {
-            None
-        } else {
-            Some((name, value))
-        }
+        let name = joined(&words[1..value_at]);
+        (!name.is_empty()).then(|| (name, rest(value_at + 1)))
     } else {
-        let name = words.first()?;
-        Some((name.to_string(), words[1..].join(" ")))
+        let name_words = (2..=3.min(words.len()))
+            .rev()
+            .find(|&n| is_option(&joined(&words[..n])))
+            .unwrap_or(1);
+        Some((joined(&words[..name_words]), rest(name_words)))
     }
 }
 
@@ -261,25 +277,67 @@ mod tests {
 
     #[test]
     fn setoption_both_forms() {
+        let none = |_: &str| false;
         assert_eq!(
-            parse_setoption(&w("name Clear Hash")),
+            parse_setoption("name Clear Hash", none),
             Some(("Clear Hash".into(), "".into()))
         );
         assert_eq!(
-            parse_setoption(&w("name Hash value 64")),
+            parse_setoption("name Hash value 64\r\n", none),
             Some(("Hash".into(), "64".into()))
         );
         assert_eq!(
-            parse_setoption(&w("hashsize 64")),
+            parse_setoption("hashsize 64", none),
             Some(("hashsize".into(), "64".into()))
         );
         assert_eq!(
-            parse_setoption(&w("newgame")),
+            parse_setoption("newgame", none),
             Some(("newgame".into(), "".into()))
         );
-        assert_eq!(parse_setoption(&[]), None);
+        assert_eq!(parse_setoption("", none), None);
+        assert_eq!(parse_setoption("name  value 3", none), None);
         assert_eq!(parse_bool("on"), Some(true));
         assert_eq!(parse_bool("FALSE"), Some(false));
         assert_eq!(parse_bool("maybe"), None);
+    }
+
+    #[test]
+    fn setoption_values_keep_their_spacing() {
+        let none = |_: &str| false;
+        assert_eq!(
+            parse_setoption("name BookFile value C:\\My  Books\\xq.jbk \r", none),
+            Some(("BookFile".into(), "C:\\My  Books\\xq.jbk".into()))
+        );
+        assert_eq!(
+            parse_setoption("bookfiles  D:\\象棋 书\\a.jbk;b.jbk", none),
+            Some(("bookfiles".into(), "D:\\象棋 书\\a.jbk;b.jbk".into()))
+        );
+        // Only the first `value` is the keyword.
+        assert_eq!(
+            parse_setoption("name BookFile value C:\\value\\b.jbk", none),
+            Some(("BookFile".into(), "C:\\value\\b.jbk".into()))
+        );
+    }
+
+    #[test]
+    fn ucci_form_names_of_several_words() {
+        let known = |n: &str| matches!(n, "Move Overhead" | "Clear Hash" | "Hash");
+        assert_eq!(
+            parse_setoption("Move Overhead 30", known),
+            Some(("Move Overhead".into(), "30".into()))
+        );
+        assert_eq!(
+            parse_setoption("Clear Hash", known),
+            Some(("Clear Hash".into(), "".into()))
+        );
+        assert_eq!(
+            parse_setoption("Hash 16", known),
+            Some(("Hash".into(), "16".into()))
+        );
+        // Unknown names stay one word (the engine says it does not know it).
+        assert_eq!(
+            parse_setoption("Frobnicate Level 3", known),
+            Some(("Frobnicate".into(), "Level 3".into()))
+        );
     }
 }

@@ -5,6 +5,12 @@
 //!
 //! Include it with `#[path = "common/engine.rs"] mod engine;` (it is independent of
 //! `common/mod.rs`).
+//!
+//! Another build of the engine can be driven instead of cargo's: `JIANG_TEST_EXE` names
+//! the binary and `JIANG_TEST_RUNNER` a program that runs it (given the binary and then
+//! its arguments), as the Windows CI runs the GUI tests on `jiang.exe` under Wine:
+//! `JIANG_TEST_EXE=target/x86_64-pc-windows-gnu/release/jiang.exe
+//! JIANG_TEST_RUNNER=tests/windows/wine-jiang.sh cargo test --release --test gui`.
 
 #![allow(dead_code)]
 
@@ -27,14 +33,39 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the binary built by cargo for this test run.
+    /// Starts the engine under test: the binary built by cargo for this test run, or
+    /// `JIANG_TEST_EXE` (see the module's documentation).
     pub fn start() -> Engine {
-        Engine::start_program(env!("CARGO_BIN_EXE_jiang"))
+        Engine::start_program(&test_exe())
     }
 
-    /// Starts the engine binary at `program` (e.g. a copy kept for a long soak).
+    /// Starts the engine binary at `program` (e.g. a copy kept for a long soak), through
+    /// `JIANG_TEST_RUNNER` when that is set.
     pub fn start_program(program: &str) -> Engine {
-        let mut child = Command::new(program)
+        Engine::spawn(program, None)
+    }
+
+    /// As [`Engine::start_program`], in the working directory `dir` (a GUI's own).
+    pub fn start_program_in(program: &str, dir: &std::path::Path) -> Engine {
+        Engine::spawn(program, Some(dir))
+    }
+
+    fn spawn(program: &str, dir: Option<&std::path::Path>) -> Engine {
+        // Absolute paths: a relative one would be read from `dir` on some platforms.
+        let absolute =
+            |p: &str| std::fs::canonicalize(p).unwrap_or_else(|e| panic!("cannot find {p}: {e}"));
+        let mut command = match std::env::var("JIANG_TEST_RUNNER") {
+            Ok(runner) if !runner.is_empty() => {
+                let mut c = Command::new(absolute(&runner));
+                c.arg(absolute(program));
+                c
+            }
+            _ => Command::new(absolute(program)),
+        };
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -313,6 +344,14 @@ impl Drop for Engine {
         self.stdin = None;
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The engine binary the tests drive: `JIANG_TEST_EXE`, else the one cargo built.
+pub fn test_exe() -> String {
+    match std::env::var("JIANG_TEST_EXE") {
+        Ok(exe) if !exe.is_empty() => exe,
+        _ => env!("CARGO_BIN_EXE_jiang").to_string(),
     }
 }
 

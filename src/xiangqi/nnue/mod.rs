@@ -86,6 +86,10 @@ pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 #[cfg(target_arch = "wasm32")]
 pub static EMBEDDED: &[u8] = &[];
 
+/// The embedded network's name: `nn-` and the first 12 hex digits of the SHA-256 of its
+/// bytes (computed by the build script), as Stockfish-family engines name networks.
+pub const EMBEDDED_ID: &str = env!("JIANG_NETWORK_ID");
+
 /// Whether searches use the network unless told otherwise (`UseNNUE`): the embedded
 /// network beats the hand-written evaluation (see docs/training.md and docs/strength.md).
 pub const DEFAULT_ENABLED: bool = true;
