@@ -3,7 +3,7 @@
 #
 #   jiang-VERSION-windows-x86_64.zip   jiang.exe, the GUI guide (English, 简体中文), LICENSE.txt
 #   jiang-VERSION-linux-x86_64.tar.gz  jiang, the GUI guide, LICENSE
-#   jiang-VERSION-web.zip              the static web board (web/dist/, built beforehand)
+#   jiang-VERSION-web.zip              the static web board (web/build-static.sh)
 #   SHA256SUMS                         sha256sum of each archive
 #
 #   tools/dist.sh [--skip-web] [--version NAME]
@@ -32,9 +32,13 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# The web board's static bundle: built by its own step (see web/README.md), packed here.
-# ---- HOOK: the static web bundle --------------------------------------------------------
-web_bundle="web/dist"
+# The web board's static bundle (the page with jiang compiled to WebAssembly, for any
+# static web host): built here by web/build-static.sh, packed below.
+web_bundle="target/dist-web-static"
+if [ "$skip_web" = 0 ]; then
+  rm -rf "$web_bundle"
+  bash web/build-static.sh "$web_bundle"
+fi
 if [ "$skip_web" = 0 ] && [ ! -f "$web_bundle/index.html" ]; then
   echo "dist.sh: the static web bundle $web_bundle/ (with its index.html) is missing:" >&2
   echo "         build the in-browser board first (see web/README.md), or pass --skip-web" >&2
