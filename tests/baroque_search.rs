@@ -8,14 +8,15 @@ use common::Rng;
 use jiang::baroque::movegen::legal_moves;
 use jiang::baroque::{Color, Move, Position};
 use jiang::game::{Game, Rules};
-use jiang::search::{search, Limits, Score, SearchControl, SearchResult};
+use jiang::request::SearchRequest;
+use jiang::search::{search, Score, SearchControl, SearchResult};
 use jiang::tt::TranspositionTable;
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
-fn run(p: &Position, limits: Limits<Move>) -> SearchResult<Move> {
+fn run(p: &Position, limits: SearchRequest<Move>) -> SearchResult<Move> {
     let tt = TranspositionTable::new(16);
     let control = SearchControl::new(None, None, false);
     search(p, &limits, &tt, &control, &|_| {})
@@ -24,9 +25,9 @@ fn run(p: &Position, limits: Limits<Move>) -> SearchResult<Move> {
 fn run_depth(p: &Position, depth: i32) -> SearchResult<Move> {
     run(
         p,
-        Limits {
+        SearchRequest {
             depth: Some(depth),
-            ..Limits::default()
+            ..SearchRequest::default()
         },
     )
 }
@@ -165,9 +166,9 @@ fn every_answer_is_legal() {
             }
             let r = run(
                 &p,
-                Limits {
+                SearchRequest {
                     nodes: Some(3000),
-                    ..Limits::default()
+                    ..SearchRequest::default()
                 },
             );
             let m = r.best_move.expect("a legal move exists");

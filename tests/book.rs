@@ -5,11 +5,10 @@
 mod engine;
 
 use jiang::book::{self, Book, BookEntry, BookKey, Variety};
-use jiang::chooser::BookRequest;
-use jiang::engine::{Engine as EngineCore, Event, GoCommand};
+use jiang::engine::{Engine as EngineCore, Event};
 use jiang::game::{Game, Rules};
+use jiang::request::{BookRequest, SearchRequest};
 use jiang::search::book_move::book_move;
-use jiang::search::Limits;
 use jiang::xiangqi::{Move, Position};
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -55,7 +54,7 @@ fn book_for(pos: &Position, moves: &[(&str, u16)]) -> BookRequest {
 }
 
 fn probe(pos: &Position, book: &BookRequest) -> Option<String> {
-    book_move(pos, book, &Limits::<Move>::default(), 12345).map(|(m, _)| m.to_string())
+    book_move(pos, book, &SearchRequest::<Move>::default(), 12345).map(|(m, _)| m.to_string())
 }
 
 #[test]
@@ -101,9 +100,9 @@ fn a_book_move_that_would_repeat_is_not_played() {
         Some("h0g2")
     );
     // Banned moves are skipped too.
-    let limits = Limits::<Move> {
-        banned_moves: vec![pos.parse_legal_move("h2e2").unwrap()],
-        ..Limits::default()
+    let limits = SearchRequest::<Move> {
+        banned: vec![pos.parse_legal_move("h2e2").unwrap()],
+        ..SearchRequest::default()
     };
     assert!(book_move(&pos, &book, &limits, 1).is_none());
 }
@@ -122,9 +121,9 @@ fn engine_move(e: &mut EngineCore, moves: &[String]) -> (String, bool) {
             }
         }
     });
-    let go = GoCommand {
+    let go = SearchRequest {
         nodes: Some(500),
-        ..GoCommand::default()
+        ..SearchRequest::default()
     };
     e.go(&go, sink);
     e.wait();
@@ -188,9 +187,9 @@ fn analysis_does_not_use_the_book() {
             seen.lock().unwrap().push(n.to_string());
         }
     });
-    let go = GoCommand {
+    let go = SearchRequest {
         infinite: true,
-        ..GoCommand::default()
+        ..SearchRequest::default()
     };
     e.go(&go, sink);
     std::thread::sleep(Duration::from_millis(100));
@@ -320,9 +319,9 @@ fn elephanteye_moves_go_through_the_same_checks_and_weights() {
         Variety::Best,
     );
     assert_eq!(probe(&pos, &book).as_deref(), Some("h2e2"));
-    let limits = Limits::<Move> {
-        banned_moves: vec![pos.parse_legal_move("h2e2").unwrap()],
-        ..Limits::default()
+    let limits = SearchRequest::<Move> {
+        banned: vec![pos.parse_legal_move("h2e2").unwrap()],
+        ..SearchRequest::default()
     };
     assert!(book_move(&pos, &book, &limits, 1).is_none());
     // A move that is not legal here (a lock collision, or a corrupt record) is skipped.
@@ -352,7 +351,7 @@ fn elephanteye_moves_go_through_the_same_checks_and_weights() {
             let (m, entry) = book_move(
                 &start,
                 &book,
-                &Limits::default(),
+                &SearchRequest::default(),
                 jiang::search::book_move::mix(i),
             )
             .unwrap();

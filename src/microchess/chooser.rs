@@ -22,10 +22,11 @@
 
 use super::opponents::{self, Beliefs, Floor};
 use super::{Move, Position, Value};
-use crate::chooser::{self, ChoiceJob, MoveChooser, SearchTask};
+use crate::chooser::{self, ChoiceJob, MoveChooser};
 use crate::game::Rules;
 use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue, Shown};
 use crate::report::{Event, EventSink, InfoReport, Score, ScoreBound};
+use crate::request::SearchRequest;
 use crate::time::SearchControl;
 use crate::tt::{TranspositionTable, MATE};
 use std::sync::Arc;
@@ -222,15 +223,15 @@ impl MoveChooser<Position> for SolvedTable {
     fn search_job(
         &mut self,
         pos: &Position,
-        task: SearchTask<Move>,
+        request: SearchRequest<Move>,
         _tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         sink: EventSink,
     ) -> ChoiceJob<Move> {
         let pos = *pos;
-        let allowed = task.search_moves;
-        let banned = task.banned;
-        let infinite = task.request.infinite;
+        let allowed = request.search_moves;
+        let banned = request.banned;
+        let infinite = request.infinite;
         let model = self.model;
         let floor = self.floor;
         let uses_models = self.uses_models();

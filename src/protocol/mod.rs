@@ -415,8 +415,8 @@ impl Session {
         } else {
             1
         };
-        let go = parse_go(args, keys, unit);
-        for w in &go.warnings {
+        let (go, warnings) = parse_go(args, keys, unit);
+        for w in &warnings {
             self.complain(&format!("go: {w}"));
         }
         if let Some(d) = go.perft {

@@ -229,7 +229,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.root_moves = legal
             .iter()
             .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
-            .filter(|m| !limits.banned_moves.contains(m))
+            .filter(|m| !limits.banned.contains(m))
             .map(|&m| RootMove {
                 mv: m,
                 score: -INFINITY,
@@ -358,7 +358,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 break;
             }
             // `go mate N`: a mate short enough is what was asked for.
-            if let Some(n) = limits.mate {
+            if let Some(n) = limits.mate.map(|n| n.min(1000) as i32) {
                 if best_score >= MATE_BOUND && (MATE - best_score + 1) / 2 <= n {
                     break;
                 }

@@ -27,7 +27,7 @@ use super::types::{squares_of, Kind, Player, Square, Squares};
 /// captured king ends the game).
 pub const VALUES: [i32; 6] = [100, 300, 325, 500, 950, 0];
 
-/// The evaluation's tunable weights (the searches take them from their limits, so that
+/// The evaluation's tunable weights (the searches take them from their settings, so that
 /// matches can set variants against each other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {

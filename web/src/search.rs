@@ -4,7 +4,9 @@
 
 use crate::api;
 use crate::sessions::{lock, SearchFeed, Session};
-use jiang::engine::{Engine, Event, EventSink, GoCommand};
+use jiang::engine::{Engine, Event, EventSink};
+use jiang::request::SearchRequest;
+use jiang::time::Clock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -193,11 +195,14 @@ fn search(
             sink_feed.push("answer", api::answer_json(answer).to_string(), false)
         }
     });
-    let go = GoCommand {
-        move_time: Some(job.ask.move_time),
+    let go = SearchRequest {
+        clock: Clock {
+            move_time: Some(job.ask.move_time),
+            ..Clock::default()
+        },
         nodes: job.ask.nodes,
         depth: job.ask.depth,
-        ..GoCommand::default()
+        ..SearchRequest::default()
     };
     engine.go(&go, sink);
     while engine.is_searching() {

@@ -155,7 +155,8 @@ fn rust_table(args: &[String]) -> ExitCode {
 
 /// `search FEN [NODES]`: what the evaluation sees and what the search makes of it.
 fn search(args: &[String]) -> ExitCode {
-    use jiang::search::{search, Limits, SearchControl};
+    use jiang::request::SearchRequest;
+    use jiang::search::{search, SearchControl};
     use jiang::tt::TranspositionTable;
     let Some(fen) = args.first() else {
         eprintln!("search FEN [NODES]");
@@ -172,9 +173,9 @@ fn search(args: &[String]) -> ExitCode {
     println!("{}", jiang::fairychess::eval::trace(&pos));
     let tt = TranspositionTable::new(8);
     let control = SearchControl::new(None, None, false);
-    let limits = Limits {
+    let limits = SearchRequest {
         nodes: Some(nodes),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let r = search(&pos, &limits, &tt, &control, &|i| {
         let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();

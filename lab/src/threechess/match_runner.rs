@@ -32,10 +32,12 @@
 //! final score on its material (own count minus the others' mean, per kind).
 
 use crate::threechess::agents::{Agent, GreedyAgent, RandomAgent};
+use jiang::request::SearchRequest;
 use jiang::search::SearchControl;
 use jiang::threechess::eval::{Params, DEFAULT_PARAMS};
-use jiang::threechess::search::{self as three, Algorithm, ThreeLimits};
+use jiang::threechess::search::{self as three, Algorithm, ThreeSettings};
 use jiang::threechess::{Board, Ending, Kind, Move, Player};
+use jiang::time::Budget;
 use jiang::time::TimeSettings;
 use jiang::tt::TranspositionTable;
 use std::io::{BufRead, BufReader, Write};
@@ -115,23 +117,32 @@ impl Contestant for InProcess {
                 (cap, cap)
             }
         };
-        let limits = ThreeLimits {
-            soft: Some(soft),
-            hard: Some(hard),
+        let request = SearchRequest {
+            budget: Some(Budget {
+                soft: Some(soft),
+                hard,
+            }),
             nodes: match turn.tc {
                 TimeControl::Nodes(n) => Some(n),
                 _ => None,
             },
+            ..SearchRequest::default()
+        };
+        let playing = ThreeSettings {
             algorithm: self.algorithm,
             params: self.params,
             fallibility: self.fallibility,
-            ..ThreeLimits::default()
         };
         let control = SearchControl::new(Some(soft), Some(hard), false);
         let depth = std::cell::Cell::new(0);
-        let result = three::search(turn.board, &limits, &self.tt, &control, &|info| {
-            depth.set(info.depth)
-        });
+        let result = three::search(
+            turn.board,
+            &request,
+            &playing,
+            &self.tt,
+            &control,
+            &|info| depth.set(info.depth),
+        );
         self.depth = Some(depth.get());
         result.best_move.ok_or_else(|| "no move".to_string())
     }
@@ -596,15 +607,18 @@ fn fit_samples(cfg: &FitConfig) -> Vec<Sample> {
                     None => break b.ending(),
                 }
             } else {
-                let limits = ThreeLimits {
+                let request = SearchRequest {
                     nodes: Some(cfg.nodes),
+                    ..SearchRequest::default()
+                };
+                let playing = ThreeSettings {
                     algorithm: cfg.algorithm,
                     params: cfg.params,
-                    ..ThreeLimits::default()
+                    ..ThreeSettings::default()
                 };
                 let control = SearchControl::new(None, None, false);
                 let tt = &tts[b.side_to_move().index()];
-                match three::search(&b, &limits, tt, &control, &|_| {}).best_move {
+                match three::search(&b, &request, &playing, tt, &control, &|_| {}).best_move {
                     Some(m) => m,
                     None => break b.ending(),
                 }
@@ -824,14 +838,17 @@ pub fn run(args: &[String]) {
             let (mut nodes, mut ms) = (0u64, 0u128);
             for pos in &positions {
                 let tt = TranspositionTable::new(16);
-                let limits = ThreeLimits {
+                let request = SearchRequest {
                     depth: Some(depth),
+                    ..SearchRequest::default()
+                };
+                let playing = ThreeSettings {
                     algorithm: algo,
-                    ..ThreeLimits::default()
+                    ..ThreeSettings::default()
                 };
                 let control = SearchControl::new(None, None, false);
                 let t = Instant::now();
-                let r = three::search(pos, &limits, &tt, &control, &|_| {});
+                let r = three::search(pos, &request, &playing, &tt, &control, &|_| {});
                 ms += t.elapsed().as_millis();
                 nodes += r.nodes;
             }

@@ -17,7 +17,8 @@
 use crate::flags::Flags;
 use jiang::book::{self, Book, BookEntry, BookKey};
 use jiang::game::{Game, Rules};
-use jiang::search::{self, Limits, SearchControl, SearchState};
+use jiang::request::SearchRequest;
+use jiang::search::{self, SearchControl, SearchState};
 use jiang::tt::TranspositionTable;
 use jiang::xiangqi::{Move, Position};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -168,10 +169,10 @@ pub fn build(config: &BuildConfig, progress: &mut dyn FnMut(&str)) -> Vec<(u64, 
             continue;
         }
         expanded.insert(key.key);
-        let limits = Limits::<Move> {
+        let limits = SearchRequest::<Move> {
             nodes: Some(config.nodes),
             multipv: config.lines,
-            ..Limits::default()
+            ..SearchRequest::default()
         };
         let control = SearchControl::new(None, None, false);
         let r = search::search_with_state(&leaf.pos, &limits, &tt, &control, &|_| {}, &mut state);

@@ -19,7 +19,8 @@
 //! so a partial file is usable.
 
 use jiang::game::Rules;
-use jiang::search::{self, Limits, SearchControl, SearchState};
+use jiang::request::SearchRequest;
+use jiang::search::{self, SearchControl, SearchState};
 use jiang::tt::{TranspositionTable, MATE_BOUND};
 use jiang::xiangqi::{Color, Move, Position};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -189,9 +190,9 @@ fn play_game(
             if pos.game_ply() >= MAX_PLIES {
                 return (records, 1);
             }
-            let limits = Limits::<Move> {
+            let limits = SearchRequest::<Move> {
                 nodes: Some(config.nodes),
-                ..Limits::default()
+                ..SearchRequest::default()
             };
             let control = SearchControl::new(None, None, false);
             let r = search::search_with_state(&pos, &limits, tt, &control, &|_| {}, &mut state);
@@ -313,9 +314,9 @@ pub fn perturb(config: &PerturbConfig, out: &mut dyn Write) -> Result<(), String
             if !ok || pos.in_check() || pos.game_result().is_some() {
                 continue;
             }
-            let limits = Limits::<Move> {
+            let limits = SearchRequest::<Move> {
                 depth: Some(config.depth),
-                ..Limits::default()
+                ..SearchRequest::default()
             };
             let control = SearchControl::new(None, None, false);
             tt.clear();
