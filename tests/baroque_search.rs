@@ -1,13 +1,14 @@
-//! The generic search playing Baroque: a king capture is a mate score, forced king
-//! captures in two moves are found exactly when a brute-force search finds them, every
-//! answer is legal, and SEE judges the one-reply exchanges as documented.
+//! The generic search playing Baroque: a king capture is a mate score, a side without a
+//! legal move draws (the search asks the game), forced king captures in two moves are
+//! found exactly when a brute-force search finds them, every answer is legal, and SEE
+//! judges the one-reply exchanges as documented.
 
 mod common;
 
 use common::Rng;
 use jiang::baroque::movegen::legal_moves;
 use jiang::baroque::{Color, Move, Position};
-use jiang::game::{Game, Rules};
+use jiang::game::{Game, Outcome, Rules};
 use jiang::request::SearchRequest;
 use jiang::search::{search, Score, SearchControl, SearchResult};
 use jiang::tt::TranspositionTable;
@@ -83,6 +84,40 @@ fn king_capture_is_mate_in_one() {
     // The same with nothing else to move is a draw (no legal move), not a loss.
     let stuck = pos("kW6/1F6/8/8/8/8/8/K7 b - - 0 1");
     assert_eq!(stuck.game_end().map(|e| e.result), Some("1/2-1/2".into()));
+}
+
+#[test]
+fn no_legal_move_is_the_draw_the_game_says_it_is() {
+    // The rules' worked example 25: every black piece stands next to the white freezer
+    // b7, Black has no legal move, and the game is drawn. The rules' per-node verdict does
+    // not look for moves: the search finds none and asks the game.
+    let stuck = pos("kp6/pF6/8/8/8/8/8/7K b - - 0 1");
+    assert!(legal_moves(&stuck).is_empty());
+    assert_eq!(stuck.rule_outcome(0, true), None);
+    assert_eq!(stuck.no_moves_outcome(), Outcome::Draw);
+    // At the root: no move, a draw (not the loss a position without moves is elsewhere).
+    let r = run_depth(&stuck, 4);
+    assert_eq!(r.best_move, None);
+    assert_eq!(Score::from_internal(r.score), Score::Cp(0));
+    // Inside the tree: White, a freezer up, can freeze all of Black at once (h7b7).
+    // That move ends the game in a draw, whatever White's material: a search that took
+    // the reply-less node for lost would see a mate in one.
+    let before = pos("kp6/p6F/8/8/8/8/8/7K w - - 0 1");
+    let freeze = before.parse_legal_move("h7b7").expect("legal");
+    let r = run(
+        &before,
+        SearchRequest {
+            depth: Some(4),
+            search_moves: vec![freeze],
+            ..SearchRequest::default()
+        },
+    );
+    assert_eq!(r.best_move, Some(freeze));
+    assert_eq!(Score::from_internal(r.score), Score::Cp(0));
+    // Left free, White keeps its winning chances instead.
+    let r = run_depth(&before, 4);
+    assert_ne!(r.best_move, Some(freeze));
+    assert!(r.score > 0, "{}", r.score);
 }
 
 #[test]

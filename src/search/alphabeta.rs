@@ -239,8 +239,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             })
             .collect();
         if self.root_moves.is_empty() {
-            // No legal move: lost (checkmate or stalemate).
-            let score = if legal.is_empty() { -MATE } else { 0 };
+            // No legal move: what that means is the game's to say (Xiangqi: lost, mate or
+            // stalemate; Baroque: a draw). Legal moves, all of them banned: 0.
+            let score = if legal.is_empty() {
+                outcome_score(pos.no_moves_outcome(), 0, self.draw_score(pos))
+            } else {
+                0
+            };
             if self.id == 0 {
                 self.shared.control.stop();
             }
@@ -974,8 +979,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 // Only the excluded move: it is singular.
                 return alpha;
             }
-            // No legal move (pruning only starts after one move): lost, stalemate included.
-            return -(MATE - ply as i32);
+            // No legal move (pruning only starts after one move): the game says what that
+            // means.
+            return outcome_score(pos.no_moves_outcome(), ply, self.draw_score(pos));
         }
         if excluded.is_some() {
             // A verification search: its result is not this node's value.
@@ -1081,7 +1087,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         if in_check && moves == 0 {
-            return -(MATE - ply as i32);
+            // Every evasion was tried: no legal move.
+            return outcome_score(pos.no_moves_outcome(), ply, self.draw_score(pos));
         }
         let bound = if best_score >= beta {
             Bound::Lower
