@@ -2,7 +2,7 @@
 //! object-safe trait ([`GameSession`]) so that the facade and the protocols need not know
 //! which game is being played.
 //!
-//! [`Session`] is the only implementation, generic over the game's rules and its
+//! [`PlayedGame`] is the only implementation, generic over the game's rules and its
 //! [`MoveChooser`]: setting up positions, playing and checking moves, banned moves, the
 //! game's options, turning a choice into an answer and falling back when a search fails
 //! are written here once for every game.
@@ -196,8 +196,8 @@ fn fallback_choice<R: Rules>(pos: &R, banned: &[R::Move]) -> Choice<R::Move> {
     Choice::unsearched(pos.legal_moves().into_iter().find(|m| !banned.contains(m)))
 }
 
-/// A game of rules `R` played by the chooser `C`.
-pub struct Session<R: Rules, C: MoveChooser<R>> {
+/// A game of rules `R` played by the chooser `C`: the one [`GameSession`].
+pub struct PlayedGame<R: Rules, C: MoveChooser<R>> {
     pos: R,
     /// The game's options set so far, applied to every position set up.
     options: Vec<(OptionSpec, OptionValue)>,
@@ -206,10 +206,10 @@ pub struct Session<R: Rules, C: MoveChooser<R>> {
     _rules: PhantomData<fn() -> R>,
 }
 
-impl<R: Rules, C: MoveChooser<R>> Session<R, C> {
+impl<R: Rules, C: MoveChooser<R>> PlayedGame<R, C> {
     /// The game at its start position, default options.
     pub fn new() -> Self {
-        Session {
+        PlayedGame {
             pos: R::start_position(),
             options: Vec::new(),
             banned: Vec::new(),
@@ -232,13 +232,13 @@ impl<R: Rules, C: MoveChooser<R>> Session<R, C> {
     }
 }
 
-impl<R: Rules, C: MoveChooser<R>> Default for Session<R, C> {
+impl<R: Rules, C: MoveChooser<R>> Default for PlayedGame<R, C> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<R: Rules, C: MoveChooser<R>> GameSession for Session<R, C> {
+impl<R: Rules, C: MoveChooser<R>> GameSession for PlayedGame<R, C> {
     fn name(&self) -> &'static str {
         R::NAME
     }

@@ -16,11 +16,11 @@
 //!
 //! The search thread prints the engine's answer (`move M`, thinking lines); the session
 //! plays that move on its board before it handles the next command (see
-//! [`Session::cecp_absorb`]). Searches that are abandoned (`force`, `new`, `result`,
+//! [`ProtocolSession::cecp_absorb`]). Searches that are abandoned (`force`, `new`, `result`,
 //! `undo`, a move during analysis, `quit`) are cancelled without answering.
 
 use super::output::{cecp_answer, cecp_thinking, send};
-use super::{truncate, Session, ENGINE_NAME};
+use super::{truncate, ProtocolSession, ENGINE_NAME};
 use crate::common::MoveError;
 use crate::engine::games;
 use crate::engine::{Answer, Event, EventSink, MAX_HASH_MB, MAX_THREADS};
@@ -253,7 +253,7 @@ fn centiseconds(text: &str) -> Option<Duration> {
         .then(|| Duration::from_millis((v.max(0.0) * 10.0).min(1e12) as u64))
 }
 
-impl Session {
+impl ProtocolSession {
     /// Enters CECP mode (`xboard`). Any search of another dialect is stopped first.
     pub(super) fn start_cecp(&mut self) {
         self.enter_dialect(super::output::Dialect::Cecp);
@@ -741,7 +741,7 @@ mod tests {
     #[test]
     fn st_keeps_the_move_overhead_back() {
         // XBoard flags a move that overruns `st`; UCI's `movetime` is spent in full.
-        let mut session = Session::new();
+        let mut session = ProtocolSession::new();
         session.cecp.tc = TimeControl::PerMove(Duration::from_secs(1));
         let overhead = session.engine.settings.move_overhead;
         assert!(overhead > Duration::ZERO);

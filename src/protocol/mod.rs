@@ -78,8 +78,9 @@ const ACCEPTED_WITHOUT_EFFECT: &[&str] = &[
     "usehash",
 ];
 
-/// Protocol state around the engine.
-pub struct Session {
+/// One conversation with a GUI or a person over standard input and output: the engine,
+/// the dialect spoken (terminal, UCCI, UCI, CECP) and its modes.
+pub struct ProtocolSession {
     engine: Engine,
     dialect: Dialect,
     /// A `go` was issued since the last `position` (for UCCI's idle `stop`).
@@ -94,16 +95,16 @@ pub struct Session {
     cecp: cecp::CecpState,
 }
 
-impl Default for Session {
+impl Default for ProtocolSession {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Session {
+impl ProtocolSession {
     /// A fresh session in terminal mode.
-    pub fn new() -> Session {
-        Session {
+    pub fn new() -> ProtocolSession {
+        ProtocolSession {
             engine: Engine::new(),
             dialect: Dialect::Terminal,
             go_since_position: false,
@@ -571,7 +572,7 @@ fn truncate(s: &str, n: usize) -> String {
 pub fn run() {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let mut session = Session::new();
+    let mut session = ProtocolSession::new();
     let mut buf = Vec::new();
     loop {
         buf.clear();

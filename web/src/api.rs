@@ -2,11 +2,12 @@
 //! handlers of every `/api/...` request. Every input is checked before anything changes;
 //! a refusal is `{"error": "..."}` with a 4xx status.
 
-use crate::search::{SearchAsk, Searches, MAX_LINES, MAX_MOVE_TIME, MAX_SKILL};
-use crate::sessions::{lock, stop_search, Session, Store};
+use crate::search::{SearchAsk, Searches, MAX_LINES, MAX_MOVE_TIME};
+use crate::sessions::{lock, stop_search, Board, Store};
 use jiang::engine::games;
 use jiang::engine::{Answer, InfoReport};
 use jiang::report::Score;
+use jiang::search::skill::MAX_LEVEL;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,7 +27,7 @@ fn score_json(score: Score) -> Value {
 }
 
 /// A board's state, everything the page draws.
-pub fn state_json(s: &Session) -> Value {
+pub fn state_json(s: &Board) -> Value {
     let g = &s.game;
     let end = g.game_end();
     let legal = g.legal_moves();
@@ -215,7 +216,7 @@ pub fn handle(
 }
 
 /// `POST /api/sessions/ID/position {"fen": ..., "moves": [...] or "m1 m2"}`.
-fn set_position(session: &Arc<std::sync::Mutex<Session>>, body: &str) -> Reply {
+fn set_position(session: &Arc<std::sync::Mutex<Board>>, body: &str) -> Reply {
     let m = match body_object(body) {
         Ok(m) => m,
         Err(r) => return r,
@@ -249,7 +250,7 @@ fn set_position(session: &Arc<std::sync::Mutex<Session>>, body: &str) -> Reply {
 }
 
 /// `POST /api/sessions/ID/go {"movetime_ms", "nodes", "depth", "lines", "skill", "play"}`.
-fn go(searches: &Arc<Searches>, session: &Arc<std::sync::Mutex<Session>>, body: &str) -> Reply {
+fn go(searches: &Arc<Searches>, session: &Arc<std::sync::Mutex<Board>>, body: &str) -> Reply {
     let m = match body_object(body) {
         Ok(m) => m,
         Err(r) => return r,
@@ -259,7 +260,7 @@ fn go(searches: &Arc<Searches>, session: &Arc<std::sync::Mutex<Session>>, body: 
         let nodes = uint_field(&m, "nodes", 1_000_000_000)?;
         let depth = uint_field(&m, "depth", 64)?;
         let lines = uint_field(&m, "lines", MAX_LINES as u64)?;
-        let skill = uint_field(&m, "skill", u64::from(MAX_SKILL))?;
+        let skill = uint_field(&m, "skill", u64::from(MAX_LEVEL))?;
         let play = match m.get("play") {
             None | Some(Value::Null) => true,
             Some(Value::Bool(b)) => *b,
@@ -276,7 +277,7 @@ fn go(searches: &Arc<Searches>, session: &Arc<std::sync::Mutex<Session>>, body: 
         nodes: nodes.filter(|&n| n > 0),
         depth: depth.filter(|&d| d > 0).map(|d| d as i32),
         lines: lines.unwrap_or(1).clamp(1, MAX_LINES as u64) as usize,
-        skill: skill.map_or(MAX_SKILL, |s| s as u8),
+        skill: skill.map_or(MAX_LEVEL, |s| s as u8),
         play,
     };
     match searches.start(session, ask) {

@@ -3,7 +3,7 @@
 //! session's [`SearchFeed`] and, when asked to, plays the answer on the session's board.
 
 use crate::api;
-use crate::sessions::{lock, SearchFeed, Session};
+use crate::sessions::{lock, Board, SearchFeed};
 use jiang::engine::{Engine, Event, EventSink};
 use jiang::request::SearchRequest;
 use jiang::time::Clock;
@@ -17,9 +17,6 @@ pub const MAX_SEARCHES: usize = 2;
 pub const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
 /// Hash table of each pooled engine, MiB: a web board needs no more.
 const HASH_MB: &str = "16";
-/// Full strength (the engine's `Skill Level` at its top; lower levels play weaker moves
-/// on purpose, in the games whose search supports it).
-pub const MAX_SKILL: u8 = 20;
 /// Most lines of a MultiPV analysis.
 pub const MAX_LINES: usize = 5;
 
@@ -30,7 +27,8 @@ pub struct SearchAsk {
     pub nodes: Option<u64>,
     pub depth: Option<i32>,
     pub lines: usize,
-    /// The engine's strength, 0 (weakest) to [`MAX_SKILL`] (full strength).
+    /// The engine's `Skill Level`, 0 (weakest) to [`jiang::search::skill::MAX_LEVEL`] (full strength;
+    /// lower levels play weaker moves on purpose, in the games whose search supports it).
     pub skill: u8,
     /// Play the answer on the board (a game) or only report (analysis).
     pub play: bool,
@@ -54,7 +52,7 @@ impl Searches {
     /// taken or the session already searches; the session's feed is replaced.
     pub fn start(
         self: &Arc<Self>,
-        session: &Arc<Mutex<Session>>,
+        session: &Arc<Mutex<Board>>,
         ask: SearchAsk,
     ) -> Result<(), (u16, String)> {
         let mut s = lock(session);
@@ -115,7 +113,7 @@ impl Searches {
     fn run(
         &self,
         job: Job,
-        session: &Arc<Mutex<Session>>,
+        session: &Arc<Mutex<Board>>,
         feed: &Arc<SearchFeed>,
         stop: &AtomicBool,
     ) {
