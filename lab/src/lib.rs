@@ -11,7 +11,8 @@
 //! * [`microchess`]: the census of the solved game ([`microchess::census`]);
 //! * [`threechess`]: the reference's random and greedy agents and the three-player
 //!   match runner;
-//! * [`flags`]: the `--name value` options the subcommands share.
+//! * [`flags`]: the one argument parser of every subcommand (arguments, `--name value`
+//!   options, `--name` switches, `--help`).
 //!
 //! The binary `jiang-lab` has one subcommand per job (`jiang-lab --help`).
 
