@@ -358,11 +358,13 @@ impl ProtocolSession {
     }
 
     fn position(&mut self, args: &[&str]) {
-        let result = parse_position(args).and_then(|p| {
-            self.engine
-                .set_position(p.fen.as_deref(), &p.move_texts())
-                .map_err(|e| format!("{e} ({})", self.engine.variant()))
-        });
+        let result = parse_position(args)
+            .map_err(|e| e.to_string())
+            .and_then(|p| {
+                self.engine
+                    .set_position(p.fen.as_deref(), &p.move_texts())
+                    .map_err(|e| format!("{e} ({})", self.engine.variant()))
+            });
         match result {
             Ok(()) => self.go_since_position = false,
             Err(e) => self.complain(&format!(
@@ -515,8 +517,8 @@ impl ProtocolSession {
                 .engine
                 .game_option("UseNNUE")
                 .map_or(crate::xiangqi::nnue::DEFAULT_ENABLED, |v| v == "true"),
-            Some(name) => match crate::xiangqi::nnue::network_named(name) {
-                Some(use_network) => use_network,
+            Some(name) => match crate::xiangqi::nnue::Evaluation::named(name) {
+                Some(evaluation) => evaluation.uses_network(),
                 None => {
                     self.complain(&format!("bench: unknown evaluation '{name}' (hce or nnue)"));
                     return;

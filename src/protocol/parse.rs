@@ -140,9 +140,35 @@ impl PositionCommand {
     }
 }
 
+/// Why the words of a `position` command are not one; `Display` gives one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A word after `startpos` other than `moves`.
+    AfterStartpos(String),
+    /// `fen` without a FEN.
+    NoFen,
+    /// Neither `fen` nor `startpos` (the word found, if any).
+    NoSetup(Option<String>),
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionError::AfterStartpos(w) => write!(f, "unexpected '{w}' after startpos"),
+            PositionError::NoFen => write!(f, "'fen' needs a FEN"),
+            PositionError::NoSetup(Some(w)) => {
+                write!(f, "expected 'fen' or 'startpos', got '{w}'")
+            }
+            PositionError::NoSetup(None) => write!(f, "expected 'fen' or 'startpos'"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
 /// Parses `[fen F… | startpos] [moves m…]` (the words after `position`, or a Cyclone
 /// `fen …`/`startpos …` line). The game checks the FEN and the moves.
-pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
+pub fn parse_position(words: &[&str]) -> Result<PositionCommand, PositionError> {
     let moves_at = words.iter().position(|w| *w == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&words[..i], &words[i + 1..]),
@@ -150,11 +176,11 @@ pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
     };
     let fen = match setup.first() {
         Some(&"startpos") if setup.len() == 1 => None,
-        Some(&"startpos") => return Err(format!("unexpected '{}' after startpos", setup[1])),
+        Some(&"startpos") => return Err(PositionError::AfterStartpos(setup[1].to_string())),
         Some(&"fen") if setup.len() > 1 => Some(setup[1..].join(" ")),
-        Some(&"fen") => return Err("'fen' needs a FEN".to_string()),
-        Some(w) => return Err(format!("expected 'fen' or 'startpos', got '{w}'")),
-        None => return Err("expected 'fen' or 'startpos'".to_string()),
+        Some(&"fen") => return Err(PositionError::NoFen),
+        Some(w) => return Err(PositionError::NoSetup(Some(w.to_string()))),
+        None => return Err(PositionError::NoSetup(None)),
     };
     Ok(PositionCommand {
         fen,
@@ -260,10 +286,16 @@ mod tests {
         let p = parse_position(&w("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves")).unwrap();
         assert_eq!(p.fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
         assert!(p.moves.is_empty());
-        assert!(parse_position(&w("startpos now")).is_err());
-        assert!(parse_position(&w("fen")).is_err());
-        assert!(parse_position(&w("sideways")).is_err());
-        assert!(parse_position(&[]).is_err());
+        assert_eq!(
+            parse_position(&w("startpos now")),
+            Err(PositionError::AfterStartpos("now".into()))
+        );
+        assert_eq!(parse_position(&w("fen")), Err(PositionError::NoFen));
+        assert_eq!(
+            parse_position(&w("sideways")),
+            Err(PositionError::NoSetup(Some("sideways".into())))
+        );
+        assert_eq!(parse_position(&[]), Err(PositionError::NoSetup(None)));
     }
 
     #[test]

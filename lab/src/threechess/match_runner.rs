@@ -354,7 +354,7 @@ fn make_contestant(spec: &str) -> Result<Box<dyn Contestant>, String> {
             let mut fallibility = three::DEFAULT_FALLIBILITY;
             for option in parts {
                 if let Some(v) = option.strip_prefix("values=") {
-                    params = Params::parse_values(v)?;
+                    params = Params::parse_values(v).map_err(|e| e.to_string())?;
                 } else if let Some(w) = option.strip_prefix("fallible=") {
                     fallibility = w
                         .parse()

@@ -91,8 +91,9 @@ pub fn parse_args(args: &[String]) -> Result<DatagenConfig, String> {
         ..d
     };
     if let Some(value) = f.value("eval") {
-        c.nnue = jiang::xiangqi::nnue::network_named(value)
-            .ok_or_else(|| format!("--eval takes nnue or hce, not '{value}'"))?;
+        c.nnue = jiang::xiangqi::nnue::Evaluation::named(value)
+            .ok_or_else(|| format!("--eval takes nnue or hce, not '{value}'"))?
+            .uses_network();
     }
     if let Some(value) = f.value("random-plies") {
         let num = |v: &str| {

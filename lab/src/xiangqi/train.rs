@@ -629,7 +629,10 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let mut params = match &config.init {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            Params::from_network(&Network::from_bytes(&bytes)?, config.output_buckets)?
+            Params::from_network(
+                &Network::from_bytes(&bytes).map_err(|e| e.to_string())?,
+                config.output_buckets,
+            )?
         }
         None => Params::random(&mut rng, config.output_buckets),
     };
