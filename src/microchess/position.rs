@@ -127,7 +127,7 @@ impl Position {
     }
 
     /// The placement as a number below [`PLACEMENT_CODES`] (each piece's square or
-    /// [`GONE`], base 17, White king lowest).
+    /// `GONE`, base 17, White king lowest).
     #[inline(always)]
     pub fn placement_code(&self) -> usize {
         self.squares

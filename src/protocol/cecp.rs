@@ -16,7 +16,7 @@
 //!
 //! The search thread prints the engine's answer (`move M`, thinking lines); the session
 //! plays that move on its board before it handles the next command (see
-//! [`ProtocolSession::cecp_absorb`]). Searches that are abandoned (`force`, `new`, `result`,
+//! `ProtocolSession::cecp_absorb`). Searches that are abandoned (`force`, `new`, `result`,
 //! `undo`, a move during analysis, `quit`) are cancelled without answering.
 
 use super::output::{cecp_answer, cecp_thinking, send};
@@ -191,7 +191,7 @@ fn fullmove_of(fen: &str) -> u32 {
         .unwrap_or(1)
 }
 
-/// Rewrites XBoard's Xiangqi FEN into one [`Position::from_fen`] reads: XBoard leaves out
+/// Rewrites XBoard's Xiangqi FEN into one [`crate::xiangqi::Position::from_fen`] reads: XBoard leaves out
 /// the castling and en-passant fields (`… b 0 1`) and may count the no-capture plies past
 /// what the 60-move rule field allows. Piece letters are read as they are (`H`/`E` and
 /// `N`/`B` both work).

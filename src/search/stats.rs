@@ -1,7 +1,7 @@
 //! Search statistics for tuning: how often each pruning, reduction and extension fires,
 //! and how many nodes each remaining depth takes. Compiled in only with the cargo feature
 //! `search-stats` (`cargo build --release --features search-stats`); without it the
-//! [`stat!`] macro expands to nothing, so normal builds pay nothing. `jiang bench` prints
+//! `stat!` macro expands to nothing, so normal builds pay nothing. `jiang bench` prints
 //! the counters when the feature is on.
 
 /// The counters.

@@ -38,15 +38,16 @@
 //! One room per concern:
 //!
 //! * this file: the entry [`search`], how it plays ([`ThreeSettings`], [`Algorithm`]; what
-//!   it is asked is the engine's one [`SearchRequest`]) and what it answers ([`ThreeInfo`], [`ThreeResult`]), and the searcher's state;
-//! * [`root`]: iterative deepening and the root move loop;
-//! * [`alphabeta`]: the alpha-beta frame of Paranoid and of the root player's plies in
-//!   BRS/BRS+; [`best_reply`]: the opponents' layer of BRS and BRS+;
-//!   [`quiesce`]: their capture search; [`maxn`]: MaxN (tests and tools only);
-//! * [`ordering`]: move ordering; [`pv`]: the principal variation and the reported line;
-//! * [`opponents`]: the fallible-opponent model behind the root bonus;
-//! * [`clock`]: the whole-game clock's budget and when a running search stops;
-//! * [`key`]: the transposition-table key.
+//!   it is asked is the engine's one [`SearchRequest`]), what it answers ([`ThreeInfo`],
+//!   [`ThreeResult`]), and the searcher's state;
+//! * `root`: iterative deepening and the root move loop;
+//! * `alphabeta`: the alpha-beta frame of Paranoid and of the root player's plies in
+//!   BRS/BRS+; `best_reply`: the opponents' layer of BRS and BRS+;
+//!   `quiesce`: their capture search; `maxn`: MaxN (tests and tools only);
+//! * `ordering`: move ordering; `pv`: the principal variation and the reported line;
+//! * `opponents`: the fallible-opponent model behind the root bonus;
+//! * `clock`: the whole-game clock's budget and when a running search stops;
+//! * `key`: the transposition-table key.
 
 mod alphabeta;
 mod best_reply;

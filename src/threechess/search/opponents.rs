@@ -52,7 +52,7 @@ pub fn observed_greed(b: &Board) -> [f64; 3] {
 /// The chances after the next `plies` moves of `root`'s opponents (from `b`, an opponent
 /// to move) that `root`'s king was taken, that one opponent took the other's, or, the
 /// game going on, that `root` can take a king. The model of
-/// [`ThreeSettings::fallibility`]: an opponent takes `root`'s king whenever it can (the
+/// [`super::ThreeSettings::fallibility`]: an opponent takes `root`'s king whenever it can (the
 /// safe assumption); otherwise, with probability `greed[opponent]` (see
 /// [`observed_greed`]), it plays a capture of its most valuable target, the other king
 /// included (as the reference's greedy agent), and else a uniformly random legal move
@@ -192,7 +192,7 @@ impl Chances {
 
 impl Searcher<'_> {
     /// The root bonus of move `m` for opponents that are not perfect (see
-    /// [`ThreeSettings::fallibility`]): the weight times (the chance that the root player
+    /// [`super::ThreeSettings::fallibility`]): the weight times (the chance that the root player
     /// can take a king after the opponents' next moves − the chance its own king was
     /// taken − the chance one opponent took the other's, which ends the game without
     /// our win), by [`fallible_chances`].
