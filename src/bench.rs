@@ -3,7 +3,8 @@
 //! changes only when the search or evaluation changes; the time gives nodes per second.
 
 use crate::common::clock::Instant;
-use crate::search::{self, Limits, SearchControl};
+use crate::request::SearchRequest;
+use crate::search::{self, SearchControl};
 use crate::tt::TranspositionTable;
 use crate::xiangqi::{Move, Position};
 
@@ -81,9 +82,9 @@ pub fn run(depth: i32, use_network: bool, progress: &mut dyn FnMut(&str)) -> Ben
         };
         pos.set_use_network(use_network);
         tt.clear();
-        let limits = Limits::<Move> {
+        let limits = SearchRequest::<Move> {
             depth: Some(depth),
-            ..Limits::default()
+            ..SearchRequest::default()
         };
         let control = SearchControl::new(None, None, false);
         let r = search::search(&pos, &limits, &tt, &control, &|_| {});

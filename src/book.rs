@@ -150,12 +150,45 @@ impl Variety {
 /// Why bytes are not a book.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BookError {
-    /// The file could not be read.
+    /// The file could not be read (its path and the system's reason).
     Io(String),
-    /// Too short, wrong magic, version or record size, or a length that does not match.
-    Format(String),
+    /// Not jiang's format.
+    Format(FormatError),
     /// A `.dat` file without jiang's magic that is not an ElephantEye book either.
-    ElephantEye(String),
+    ElephantEye(elephanteye::ElephantEyeError),
+}
+
+/// Why bytes are not a book of jiang's format ([`BookError::Format`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormatError {
+    /// Shorter than the header.
+    Short,
+    /// Not jiang's magic.
+    WrongMagic,
+    /// Not jiang's magic, and not named `*.dat` (so not read as ElephantEye's).
+    WrongMagicNotDat,
+    /// Another version of the format (the file's).
+    Version(u16),
+    /// Records of another size.
+    RecordSize,
+    /// The length does not match the number of records.
+    Length,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::Short => write!(f, "shorter than its header"),
+            FormatError::WrongMagic => write!(f, "wrong magic"),
+            FormatError::WrongMagicNotDat => write!(
+                f,
+                "wrong magic (an ElephantEye BOOK.DAT is read only from a file named *.dat)"
+            ),
+            FormatError::Version(v) => write!(f, "version {v}, this jiang reads {VERSION}"),
+            FormatError::RecordSize => write!(f, "unexpected record size"),
+            FormatError::Length => write!(f, "its length does not match its number of records"),
+        }
+    }
 }
 
 impl fmt::Display for BookError {
@@ -198,28 +231,26 @@ impl Book {
     /// Reads a book from bytes (embedded or read from a file), checking its header and
     /// length. Records are trusted to be sorted (an unsorted book only misses probes).
     pub fn from_bytes(data: Cow<'static, [u8]>) -> Result<Book, BookError> {
-        let bad = |why: &str| Err(BookError::Format(why.to_string()));
+        let bad = |why| Err(BookError::Format(why));
         if data.len() < HEADER_SIZE {
-            return bad("shorter than its header");
+            return bad(FormatError::Short);
         }
         if &data[..8] != MAGIC {
-            return bad("wrong magic");
+            return bad(FormatError::WrongMagic);
         }
         let version = read_u16(&data, 8);
         if version != VERSION {
-            return Err(BookError::Format(format!(
-                "version {version}, this jiang reads {VERSION}"
-            )));
+            return bad(FormatError::Version(version));
         }
         if usize::from(read_u16(&data, 10)) != RECORD_SIZE {
-            return bad("unexpected record size");
+            return bad(FormatError::RecordSize);
         }
         let count = u32::from_le_bytes([data[12], data[13], data[14], data[15]]) as usize;
         let expected = count
             .checked_mul(RECORD_SIZE)
             .and_then(|n| n.checked_add(HEADER_SIZE));
         if expected != Some(data.len()) {
-            return bad("its length does not match its number of records");
+            return bad(FormatError::Length);
         }
         Ok(Book {
             data,
@@ -248,10 +279,7 @@ impl Book {
             .is_some_and(|e| e.eq_ignore_ascii_case("dat"));
         match (bytes.starts_with(MAGIC), dat) {
             (false, true) => Book::from_elephanteye_bytes(Cow::Owned(bytes)),
-            (false, false) => Err(BookError::Format(
-                "wrong magic (an ElephantEye BOOK.DAT is read only from a file named *.dat)"
-                    .to_string(),
-            )),
+            (false, false) => Err(BookError::Format(FormatError::WrongMagicNotDat)),
             _ => Book::from_bytes(Cow::Owned(bytes)),
         }
     }

@@ -1,5 +1,6 @@
 //! What chooses a game's moves: the one small trait a game plugs its move chooser in
-//! through ([`MoveChooser`]), and what a search is asked ([`SearchRequest`]).
+//! through ([`MoveChooser`]), which reads what a search is asked
+//! ([`crate::request::SearchRequest`]) and answers with a [`Choice`].
 //!
 //! Two-player games are played by the generic search (`crate::search::AlphaBeta`); a
 //! game the generic search is the wrong tool for brings its own chooser in its own folder
@@ -8,72 +9,13 @@
 //! choice into an answer, falling back when a search fails — is written once, in the
 //! engine's session, over [`crate::game::Rules`].
 
-use crate::book::{Book, Variety};
 use crate::game::Rules;
 use crate::options::{OptionError, OptionSpec, OptionValue};
 use crate::report::{EventSink, ProbeReport};
+use crate::request::SearchRequest;
 use crate::time::{self, Budget, Clock, SearchControl, TimeSettings};
 use crate::tt::TranspositionTable;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-
-/// What a search is asked to do, besides the clock (which the engine turns into a
-/// [`Budget`] and the deadlines of the [`SearchControl`]).
-#[derive(Clone, Debug)]
-pub struct SearchRequest {
-    /// Maximum depth.
-    pub depth: Option<i32>,
-    /// Maximum nodes.
-    pub nodes: Option<u64>,
-    /// Stop once a mate in this many moves or fewer is found (UCI `go mate`; the
-    /// two-player search only).
-    pub mate: Option<u32>,
-    /// Until `stop`.
-    pub infinite: bool,
-    /// Search threads.
-    pub threads: usize,
-    /// Lines to report.
-    pub multipv: usize,
-    /// Contempt for draws.
-    pub contempt: i32,
-    /// Judge repetitions (perpetual check/chase).
-    pub judge_repetitions: bool,
-    /// Playing strength, 0 to `crate::search::skill::MAX_LEVEL` (full strength); the
-    /// two-player search only.
-    pub skill_level: u8,
-    /// Variety among the best lines at any level (UCCI `randomness`, an index into
-    /// `crate::search::skill::EFFORTS`; 0: always the best); the two-player search only.
-    pub randomness: usize,
-    /// The opponent offers a draw (may be set while the search runs).
-    pub draw_offered: Arc<AtomicBool>,
-    /// The opening book to answer from before searching, if any (never for analysis
-    /// or pondering); the two-player search only.
-    pub book: Option<BookRequest>,
-}
-
-/// An opening book to answer from, and how much variety its choice has.
-#[derive(Clone, Debug)]
-pub struct BookRequest {
-    /// The book (the chooser checks it is of its game).
-    pub book: Arc<Book>,
-    /// How the book's move is chosen.
-    pub variety: Variety,
-}
-
-/// One search to run, as the session hands it to the chooser: the request, the root
-/// moves it may choose from, and the time it may take.
-pub struct SearchTask<M> {
-    /// The limits and settings.
-    pub request: SearchRequest,
-    /// Only these root moves (UCI `searchmoves`; empty: all).
-    pub search_moves: Vec<M>,
-    /// Root moves that may not be played (UCCI `banmoves`).
-    pub banned: Vec<M>,
-    /// The deadlines of this search: the budget [`MoveChooser::budget`] gave, or without
-    /// a clock the engine's cap on any move; `None` for an infinite search. The
-    /// [`SearchControl`] holds the same deadlines.
-    pub budget: Option<Budget>,
-}
 
 /// What a chooser chose.
 #[derive(Clone, Debug)]
@@ -152,11 +94,13 @@ pub trait MoveChooser<R: Rules>: Send + 'static {
         None
     }
 
-    /// Prepares a search of `pos`; the returned job runs on the search thread.
+    /// Prepares a search of `pos` as `request` asks (its root moves checked, its
+    /// deadlines those [`MoveChooser::budget`] gave); the returned job runs on the search
+    /// thread.
     fn search_job(
         &mut self,
         pos: &R,
-        task: SearchTask<R::Move>,
+        request: SearchRequest<R::Move>,
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         sink: EventSink,

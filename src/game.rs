@@ -286,7 +286,11 @@ pub trait Game: Rules {
         None
     }
     /// What it means for the side to move to have no legal move (Xiangqi: it loses, mate
-    /// or stalemate; Baroque: a draw).
+    /// or stalemate; Baroque: a draw). The search asks it wherever it finds no move to
+    /// try: at the root, at a node with depth left, and at a quiescence node in check
+    /// (which tries every evasion); a quiescence node not in check stands pat without
+    /// looking for moves, so [`Game::rule_outcome`] need not look for them either.
+    #[inline(always)]
     fn no_moves_outcome(&self) -> Outcome {
         Outcome::Loss
     }

@@ -6,7 +6,8 @@
 //!   errors), [`movelist`], [`tt`], [`time`] (the clock and [`time::SearchControl`]),
 //!   [`options`] (how an option is declared and read);
 //! * [`game`]: what every game provides ([`game::Rules`]) and what the two-player search
-//!   needs on top ([`game::Game`]); [`perft`], one perft for every game; [`report`], what
+//!   needs on top ([`game::Game`]); [`perft`], one perft for every game; [`request`],
+//!   what a search is asked (one type from the protocol to the search); [`report`], what
 //!   a search reports;
 //! * the games, one folder each: [`xiangqi`], [`fairychess`], [`baroque`] (played by
 //!   the generic search), [`microchess`] and [`threechess`] (each with its own move
@@ -39,6 +40,7 @@ pub mod perft;
 pub mod protocol;
 pub mod record;
 pub mod report;
+pub mod request;
 pub mod search;
 pub mod threechess;
 pub mod time;

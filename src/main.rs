@@ -70,8 +70,8 @@ fn main() -> ExitCode {
             // engine's default).
             let use_network = match args.get(2) {
                 None => jiang::xiangqi::nnue::DEFAULT_ENABLED,
-                Some(name) => match jiang::xiangqi::nnue::network_named(name) {
-                    Some(use_network) => use_network,
+                Some(name) => match jiang::xiangqi::nnue::Evaluation::named(name) {
+                    Some(evaluation) => evaluation.uses_network(),
                     None => {
                         eprintln!("bench: unknown evaluation '{name}' (hce or nnue)");
                         return ExitCode::from(2);

@@ -1,11 +1,22 @@
 //! The course-harness adapters in `adapters/` (issue 15), tested through the engine
 //! this build made: each adapter's own tests (Python `unittest`, Java with stand-ins of
-//! the harness API) run here, skipped with a message when `python3` or `javac` is
-//! missing. Their tests inside the real harnesses run too when `JIANG_HARNESSES` names a
-//! folder of fetched harnesses (see `adapters/README.md`); otherwise they say they skip.
+//! the harness API), and their tests inside the real harnesses, found through
+//! `JIANG_HARNESSES` (a folder of fetched harnesses, see `adapters/README.md`); without
+//! it, the tests fetch them into the target folder first (`adapters/fetch_harnesses.sh`,
+//! public repositories, so a fresh clone runs them with nothing set).
+//!
+//! A test that cannot run what it is about fails: a missing `python3`, `javac` or
+//! `java`, or a unittest skip (a harness not found). With `JIANG_SKIP_HARNESS_TESTS=1`,
+//! what needs a harness is skipped instead, said on stderr and, when `JIANG_SKIP_LOG`
+//! names a file, counted there (one line a skip; `.ci/run` prints the count in its
+//! summary); a missing `python3` or Java still fails.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// Set to 1 to skip, counted, what needs a course harness that is not there.
+const SKIP_HARNESSES: &str = "JIANG_SKIP_HARNESS_TESTS";
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,6 +34,56 @@ fn available(program: &str, version_flag: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// Fails unless `program` runs: the test cannot test anything without it.
+fn require(program: &str, version_flag: &str) {
+    assert!(
+        available(program, version_flag),
+        "{program} is not installed: this test cannot run without it (.ci/run installs it)"
+    );
+}
+
+/// `what` could not run because a course harness is missing: a failure, unless
+/// [`SKIP_HARNESSES`] is 1; then a skip, said loudly and counted in `JIANG_SKIP_LOG`.
+fn harness_missing(what: &str) {
+    assert!(
+        std::env::var(SKIP_HARNESSES).as_deref() == Ok("1"),
+        "{what}\nFetch the harnesses (adapters/README.md) and set JIANG_HARNESSES, or set \
+         {SKIP_HARNESSES}=1 to skip this (counted as skipped)"
+    );
+    eprintln!("SKIPPED: {what}");
+    if let Ok(log) = std::env::var("JIANG_SKIP_LOG") {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .unwrap_or_else(|e| panic!("JIANG_SKIP_LOG {log}: {e}"));
+        writeln!(file, "{what}").unwrap_or_else(|e| panic!("JIANG_SKIP_LOG {log}: {e}"));
+    }
+}
+
+/// The folder of the course harnesses: `JIANG_HARNESSES`, or the target folder's
+/// `harnesses/`, fetched there once by `adapters/fetch_harnesses.sh` (a harness that could
+/// not be fetched is missing, and its test says so: [`harness_missing`]).
+fn harnesses() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        if let Some(dir) = std::env::var_os("JIANG_HARNESSES") {
+            return PathBuf::from(dir);
+        }
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("harnesses");
+        let fetched = Command::new("bash")
+            .arg(root().join("adapters/fetch_harnesses.sh"))
+            .arg(&dir)
+            .status();
+        if !matches!(fetched, Ok(s) if s.success()) {
+            eprintln!(
+                "adapters/fetch_harnesses.sh: not every harness could be fetched ({fetched:?})"
+            );
+        }
+        dir
+    })
+}
+
 fn report(what: &str, out: &Output) -> String {
     format!(
         "{what}: {}\n--- stdout\n{}\n--- stderr\n{}",
@@ -32,27 +93,35 @@ fn report(what: &str, out: &Output) -> String {
     )
 }
 
-/// Runs `python3 -m unittest` over one adapter's folder; the skips it reports are printed.
+/// Runs `python3 -m unittest` over one adapter's folder; each test it skipped (a harness
+/// not found, or Java missing for it) goes to [`harness_missing`].
 fn python_tests(adapter: &str) {
-    if !available("python3", "--version") {
-        eprintln!("adapters/{adapter}: skipped, python3 is not installed");
-        return;
-    }
+    require("python3", "--version");
     let out = Command::new("python3")
         .args(["-m", "unittest", "discover", "-v", "-s"])
         .arg(root().join("adapters").join(adapter))
         .env("JIANG", engine())
+        .env("JIANG_HARNESSES", harnesses())
         .current_dir(root())
         .output()
         .expect("python3 runs");
     let text = report(&format!("adapters/{adapter}"), &out);
     assert!(out.status.success(), "{text}");
-    // unittest writes its verbose report, skips included, on stderr.
-    for line in String::from_utf8_lossy(&out.stderr).lines() {
-        if line.contains("skipped") {
-            eprintln!("adapters/{adapter}: {line}");
+    // unittest writes its verbose report, skips included, on stderr: one line a test,
+    // `name (module.Class.name) ... ok` or `... skipped 'why'`.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut ran = 0;
+    for line in stderr.lines().filter(|l| l.contains(" ... ")) {
+        if let Some((test, why)) = line.split_once(" ... skipped ") {
+            harness_missing(&format!("adapters/{adapter}: {test} skipped: {why}"));
+        } else {
+            ran += 1;
         }
     }
+    assert!(
+        ran + stderr.matches(" ... skipped ").count() > 0,
+        "no test found: {text}"
+    );
 }
 
 #[test]
@@ -72,11 +141,13 @@ fn baroque_adapter_with_the_game_master() {
 
 #[test]
 fn threechess_adapter_in_the_harness() {
+    // The folder's one test plays a game inside the harness (JIANG_HARNESSES).
     python_tests("threechess");
 }
 
 #[test]
 fn microchess_adapter_in_the_tournament() {
+    // The folder's one test runs a tournament inside the harness (JIANG_HARNESSES).
     python_tests("microchess");
 }
 
@@ -84,10 +155,8 @@ fn microchess_adapter_in_the_tournament() {
 /// and runs its test against this build's engine, then without an engine.
 #[test]
 fn microchess_adapter_java() {
-    if !available("javac", "-version") || !available("java", "-version") {
-        eprintln!("adapters/microchess: skipped, javac/java is not installed");
-        return;
-    }
+    require("javac", "-version");
+    require("java", "-version");
     let dir = root().join("adapters/microchess");
     let classes = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("adapters-microchess");
     std::fs::create_dir_all(&classes).expect("class folder");
@@ -130,10 +199,7 @@ fn microchess_adapter_java() {
 /// are; the runners print their usage; the test files, unittest's.
 #[test]
 fn every_adapter_script_takes_help() {
-    if !available("python3", "--version") {
-        eprintln!("adapters --help: skipped, python3 is not installed");
-        return;
-    }
+    require("python3", "--version");
     let mut scripts = Vec::new();
     let mut folders = vec![root().join("adapters")];
     while let Some(folder) = folders.pop() {
@@ -172,10 +238,7 @@ fn every_adapter_script_takes_help() {
 /// late: `adapters/baroque/test_outside.py` (stand-ins only; no agent, harness or engine).
 #[test]
 fn baroque_outside_agents_runner_unit_tests() {
-    if !available("python3", "--version") {
-        eprintln!("baroque test_outside.py: skipped, python3 is not installed");
-        return;
-    }
+    require("python3", "--version");
     let out = Command::new("python3")
         .arg(root().join("adapters/baroque/test_outside.py"))
         .current_dir(root())

@@ -1,21 +1,23 @@
-//! The generic search playing Baroque: a king capture is a mate score, forced king
-//! captures in two moves are found exactly when a brute-force search finds them, every
-//! answer is legal, and SEE judges the one-reply exchanges as documented.
+//! The generic search playing Baroque: a king capture is a mate score, a side without a
+//! legal move draws (the search asks the game), forced king captures in two moves are
+//! found exactly when a brute-force search finds them, every answer is legal, and SEE
+//! judges the one-reply exchanges as documented.
 
 mod common;
 
 use common::Rng;
 use jiang::baroque::movegen::legal_moves;
 use jiang::baroque::{Color, Move, Position};
-use jiang::game::{Game, Rules};
-use jiang::search::{search, Limits, Score, SearchControl, SearchResult};
+use jiang::game::{Game, Outcome, Rules};
+use jiang::request::SearchRequest;
+use jiang::search::{search, Score, SearchControl, SearchResult};
 use jiang::tt::TranspositionTable;
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
-fn run(p: &Position, limits: Limits<Move>) -> SearchResult<Move> {
+fn run(p: &Position, limits: SearchRequest<Move>) -> SearchResult<Move> {
     let tt = TranspositionTable::new(16);
     let control = SearchControl::new(None, None, false);
     search(p, &limits, &tt, &control, &|_| {})
@@ -24,9 +26,9 @@ fn run(p: &Position, limits: Limits<Move>) -> SearchResult<Move> {
 fn run_depth(p: &Position, depth: i32) -> SearchResult<Move> {
     run(
         p,
-        Limits {
+        SearchRequest {
             depth: Some(depth),
-            ..Limits::default()
+            ..SearchRequest::default()
         },
     )
 }
@@ -82,6 +84,40 @@ fn king_capture_is_mate_in_one() {
     // The same with nothing else to move is a draw (no legal move), not a loss.
     let stuck = pos("kW6/1F6/8/8/8/8/8/K7 b - - 0 1");
     assert_eq!(stuck.game_end().map(|e| e.result), Some("1/2-1/2".into()));
+}
+
+#[test]
+fn no_legal_move_is_the_draw_the_game_says_it_is() {
+    // The rules' worked example 25: every black piece stands next to the white freezer
+    // b7, Black has no legal move, and the game is drawn. The rules' per-node verdict does
+    // not look for moves: the search finds none and asks the game.
+    let stuck = pos("kp6/pF6/8/8/8/8/8/7K b - - 0 1");
+    assert!(legal_moves(&stuck).is_empty());
+    assert_eq!(stuck.rule_outcome(0, true), None);
+    assert_eq!(stuck.no_moves_outcome(), Outcome::Draw);
+    // At the root: no move, a draw (not the loss a position without moves is elsewhere).
+    let r = run_depth(&stuck, 4);
+    assert_eq!(r.best_move, None);
+    assert_eq!(Score::from_internal(r.score), Score::Cp(0));
+    // Inside the tree: White, a freezer up, can freeze all of Black at once (h7b7).
+    // That move ends the game in a draw, whatever White's material: a search that took
+    // the reply-less node for lost would see a mate in one.
+    let before = pos("kp6/p6F/8/8/8/8/8/7K w - - 0 1");
+    let freeze = before.parse_legal_move("h7b7").expect("legal");
+    let r = run(
+        &before,
+        SearchRequest {
+            depth: Some(4),
+            search_moves: vec![freeze],
+            ..SearchRequest::default()
+        },
+    );
+    assert_eq!(r.best_move, Some(freeze));
+    assert_eq!(Score::from_internal(r.score), Score::Cp(0));
+    // Left free, White keeps its winning chances instead.
+    let r = run_depth(&before, 4);
+    assert_ne!(r.best_move, Some(freeze));
+    assert!(r.score > 0, "{}", r.score);
 }
 
 #[test]
@@ -165,9 +201,9 @@ fn every_answer_is_legal() {
             }
             let r = run(
                 &p,
-                Limits {
+                SearchRequest {
                     nodes: Some(3000),
-                    ..Limits::default()
+                    ..SearchRequest::default()
                 },
             );
             let m = r.best_move.expect("a legal move exists");

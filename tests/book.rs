@@ -1,15 +1,15 @@
 //! The opening book: lookups from mirrored positions, the repetition rule, the engine's
-//! variety over whole games, and book moves answered at once over UCI and UCCI.
+//! variety over whole games, and book moves answered at once over UCI and UCCI; ElephantEye's
+//! `BOOK.DAT` read as ElephantEye's own book and code have it (facts of its repository).
 
 #[path = "common/engine.rs"]
 mod engine;
 
 use jiang::book::{self, Book, BookEntry, BookKey, Variety};
-use jiang::chooser::BookRequest;
-use jiang::engine::{Engine as EngineCore, Event, GoCommand};
+use jiang::engine::{Engine as EngineCore, Event};
 use jiang::game::{Game, Rules};
+use jiang::request::{BookRequest, SearchRequest};
 use jiang::search::book_move::book_move;
-use jiang::search::Limits;
 use jiang::xiangqi::{Move, Position};
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -55,7 +55,7 @@ fn book_for(pos: &Position, moves: &[(&str, u16)]) -> BookRequest {
 }
 
 fn probe(pos: &Position, book: &BookRequest) -> Option<String> {
-    book_move(pos, book, &Limits::<Move>::default(), 12345).map(|(m, _)| m.to_string())
+    book_move(pos, book, &SearchRequest::<Move>::default(), 12345).map(|(m, _)| m.to_string())
 }
 
 #[test]
@@ -101,9 +101,9 @@ fn a_book_move_that_would_repeat_is_not_played() {
         Some("h0g2")
     );
     // Banned moves are skipped too.
-    let limits = Limits::<Move> {
-        banned_moves: vec![pos.parse_legal_move("h2e2").unwrap()],
-        ..Limits::default()
+    let limits = SearchRequest::<Move> {
+        banned: vec![pos.parse_legal_move("h2e2").unwrap()],
+        ..SearchRequest::default()
     };
     assert!(book_move(&pos, &book, &limits, 1).is_none());
 }
@@ -122,9 +122,9 @@ fn engine_move(e: &mut EngineCore, moves: &[String]) -> (String, bool) {
             }
         }
     });
-    let go = GoCommand {
+    let go = SearchRequest {
         nodes: Some(500),
-        ..GoCommand::default()
+        ..SearchRequest::default()
     };
     e.go(&go, sink);
     e.wait();
@@ -188,9 +188,9 @@ fn analysis_does_not_use_the_book() {
             seen.lock().unwrap().push(n.to_string());
         }
     });
-    let go = GoCommand {
+    let go = SearchRequest {
         infinite: true,
-        ..GoCommand::default()
+        ..SearchRequest::default()
     };
     e.go(&go, sink);
     std::thread::sleep(Duration::from_millis(100));
@@ -320,9 +320,9 @@ fn elephanteye_moves_go_through_the_same_checks_and_weights() {
         Variety::Best,
     );
     assert_eq!(probe(&pos, &book).as_deref(), Some("h2e2"));
-    let limits = Limits::<Move> {
-        banned_moves: vec![pos.parse_legal_move("h2e2").unwrap()],
-        ..Limits::default()
+    let limits = SearchRequest::<Move> {
+        banned: vec![pos.parse_legal_move("h2e2").unwrap()],
+        ..SearchRequest::default()
     };
     assert!(book_move(&pos, &book, &limits, 1).is_none());
     // A move that is not legal here (a lock collision, or a corrupt record) is skipped.
@@ -352,7 +352,7 @@ fn elephanteye_moves_go_through_the_same_checks_and_weights() {
             let (m, entry) = book_move(
                 &start,
                 &book,
-                &Limits::default(),
+                &SearchRequest::default(),
                 jiang::search::book_move::mix(i),
             )
             .unwrap();
@@ -444,4 +444,174 @@ fn an_elephanteye_book_file_is_played_and_a_bad_one_refused() {
     e.send("quit");
     e.wait_exit(engine::SLOW);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+// Facts of ElephantEye's own book: its `BOOK/BOOK.DAT` (12,081 records) and its own code
+// (`eleeye/position.cpp`, `eleeye/book.cpp`, `GetBookMoves`) in the public repository
+// <https://github.com/xqbase/eleeye>, read outside this repository: each position's
+// `dwLock1` and its mirror image's, the records the file holds, and the moves and values
+// ElephantEye's probe answers. A wrong key table, square code or mirror lookup in jiang
+// disagrees with them.
+
+/// Positions (moves from the start), their lock and their mirror image's lock as
+/// ElephantEye computes them.
+const ELEEYE_LOCKS: &[(&[&str], u32, u32)] = &[
+    (&[], 0x0526_56d5, 0x0526_56d5),
+    (&["h2e2"], 0xeb50_5d7d, 0x5396_644f),
+    (&["b2e2"], 0x5396_644f, 0xeb50_5d7d),
+    (&["h2e2", "h9g7"], 0xdf3a_d30d, 0xf1c7_0c5a),
+    (&["h2e2", "h7e7"], 0xd72f_0aa7, 0x0689_b778),
+    (&["b0c2"], 0x6871_6bd2, 0x0f7e_5c9c),
+    (&["c3c4"], 0x5a51_6009, 0x0c7c_a37f),
+];
+
+/// Records of `BOOK.DAT` (lock, move code, value), as the file holds them: the start
+/// position's 16 and those of four other positions (three stored as their mirror image).
+const ELEEYE_RECORDS: &[(u32, u16, u16)] = &[
+    (0x0526_56d5, 0x8595, 546),
+    (0x0526_56d5, 0x8999, 546),
+    (0x0526_56d5, 0xa3c4, 18),
+    (0x0526_56d5, 0xa5aa, 2),
+    (0x0526_56d5, 0xa5c4, 89),
+    (0x0526_56d5, 0xa6a4, 37),
+    (0x0526_56d5, 0xa6aa, 42),
+    (0x0526_56d5, 0xa7a4, 1473),
+    (0x0526_56d5, 0xa7aa, 1473),
+    (0x0526_56d5, 0xa7c5, 311),
+    (0x0526_56d5, 0xa7c9, 311),
+    (0x0526_56d5, 0xa8a4, 42),
+    (0x0526_56d5, 0xa8aa, 37),
+    (0x0526_56d5, 0xa9a4, 2),
+    (0x0526_56d5, 0xa9ca, 89),
+    (0x0526_56d5, 0xabca, 18),
+    (0x0c7c_a37f, 0x5534, 50),
+    (0x0c7c_a37f, 0x5739, 24),
+    (0x0c7c_a37f, 0x5754, 4),
+    (0x0c7c_a37f, 0x5954, 2),
+    (0x0c7c_a37f, 0x595a, 149),
+    (0x0c7c_a37f, 0x5b3a, 2),
+    (0x0c7c_a37f, 0x7565, 57),
+    (0x0f7e_5c9c, 0x5534, 4),
+    (0x0f7e_5c9c, 0x7565, 1),
+    (0x0f7e_5c9c, 0x7969, 55),
+    (0x5396_644f, 0x5534, 761),
+    (0x5396_644f, 0x5754, 97),
+    (0x5396_644f, 0x575a, 1),
+    (0x5396_644f, 0x593a, 172),
+    (0xdf3a_d30d, 0x8595, 3),
+    (0xdf3a_d30d, 0x8999, 61),
+    (0xdf3a_d30d, 0xa9ca, 955),
+];
+
+/// A position's book moves and their values.
+type BookMoves = &'static [(&'static str, u16)];
+
+/// What ElephantEye's `GetBookMoves` answers for each position (moves from the start):
+/// its moves and their values (it sorts them by value; here in the file's order, as
+/// jiang reads them), mirrored back for a position stored as its mirror image.
+const ELEEYE_BOOK_MOVES: &[(&[&str], BookMoves)] = &[
+    (
+        &[],
+        &[
+            ("c3c4", 546),
+            ("g3g4", 546),
+            ("b0a2", 18),
+            ("h2c2", 2),
+            ("b0c2", 89),
+            ("b2d2", 37),
+            ("h2d2", 42),
+            ("b2e2", 1473),
+            ("h2e2", 1473),
+            ("c0e2", 311),
+            ("g0e2", 311),
+            ("b2f2", 42),
+            ("h2f2", 37),
+            ("b2g2", 2),
+            ("h0g2", 89),
+            ("h0i2", 18),
+        ],
+    ),
+    (
+        &["h2e2"],
+        &[("h9g7", 761), ("h7e7", 97), ("b7e7", 1), ("b9c7", 172)],
+    ),
+    (
+        &["b2e2"],
+        &[("b9c7", 761), ("b7e7", 97), ("h7e7", 1), ("h9g7", 172)],
+    ),
+    (
+        &["h2e2", "h9g7"],
+        &[("c3c4", 3), ("g3g4", 61), ("h0g2", 955)],
+    ),
+    (&["b0c2"], &[("h9g7", 4), ("g6g5", 1), ("c6c5", 55)]),
+    (
+        &["c3c4"],
+        &[
+            ("h9g7", 50),
+            ("c9e7", 24),
+            ("h7e7", 4),
+            ("h7c7", 2),
+            ("b7c7", 149),
+            ("b9a7", 2),
+            ("g6g5", 57),
+        ],
+    ),
+];
+
+#[test]
+fn elephanteye_locks_and_move_codes_are_elephanteyes_own() {
+    use jiang::xiangqi::eleeye;
+    for &(moves, own, mirrored) in ELEEYE_LOCKS {
+        let pos = after(moves);
+        let got = (eleeye::lock(&pos, false), eleeye::lock(&pos, true));
+        assert_eq!(
+            got,
+            (own, mirrored),
+            "locks after {moves:?}: {:#010x} {:#010x}, ElephantEye's {own:#010x} {mirrored:#010x}",
+            got.0,
+            got.1
+        );
+    }
+    // The start position's records are its legal moves, coded as ElephantEye codes them.
+    let start = Position::startpos();
+    let (_, start_moves) = ELEEYE_BOOK_MOVES[0];
+    for (&(_, code, _), &(text, _)) in ELEEYE_RECORDS.iter().zip(start_moves) {
+        let m = start.parse_legal_move(text).unwrap();
+        assert_eq!(eleeye::move_to_code(m), code, "{text}");
+        assert_eq!(eleeye::move_from_code(code), Some(m), "{code:#06x}");
+    }
+}
+
+#[test]
+fn elephanteyes_book_answers_as_elephanteye_does() {
+    let mut records = ELEEYE_RECORDS.to_vec();
+    let bytes = book::elephanteye::encode(&mut records);
+    assert_eq!(
+        records, ELEEYE_RECORDS,
+        "the file's records are in ElephantEye's order"
+    );
+    let book = Book::from_elephanteye_bytes(Cow::Owned(bytes)).unwrap();
+    for &(moves, want) in ELEEYE_BOOK_MOVES {
+        let pos = after(moves);
+        let (own, mirrored) = pos
+            .book_keys(book.format())
+            .expect("Xiangqi reads ElephantEye's keys");
+        let key = book.lookup(own, mirrored);
+        let got: Vec<(String, u16)> = book
+            .entries(key.key)
+            .map(|e| {
+                let m = <Position as Game>::book_move_from_code(book.format(), e.mv)
+                    .expect("a move code on the board");
+                let m = if key.mirrored {
+                    <Position as Game>::mirror_move(m)
+                } else {
+                    m
+                };
+                assert!(pos.is_legal(m), "{m} after {moves:?}");
+                (m.to_string(), e.weight)
+            })
+            .collect();
+        let want: Vec<(String, u16)> = want.iter().map(|&(m, w)| (m.to_string(), w)).collect();
+        assert_eq!(got, want, "book moves after {moves:?}");
+    }
 }

@@ -106,6 +106,17 @@ fn is_thinking(line: &str) -> bool {
     w.len() >= 5 && w[..4].iter().all(|x| x.parse::<i64>().is_ok())
 }
 
+/// The first move of the principal variation of the last of `lines` (a thinking line:
+/// `depth score time nodes pv…`, a bound marked `!` or `?` after the last move).
+fn pv_start(lines: &[String]) -> String {
+    let line = lines.last().expect("a thinking line");
+    let word = line
+        .split_whitespace()
+        .nth(4)
+        .expect("a move in the thinking line");
+    word.trim_end_matches(['!', '?']).to_string()
+}
+
 #[test]
 fn protover_features_and_ping() {
     let mut e = Engine::start();
@@ -311,13 +322,29 @@ fn undo_and_remove_take_moves_back() {
     e.send("new");
     e.send("undo"); // nothing to take back
     e.expect_line("an error", SLOW, |l| l.starts_with("Error"));
-    // Undo during analysis re-analyses the earlier position.
+    // Undo during analysis re-analyses the earlier position: the analysis of the position
+    // after h2e2 shows Black's moves; once the undo is read (the pong after it: the old
+    // analysis has stopped by then), every line shows a Red move of the start position,
+    // which is never legal after h2e2.
     e.send("force");
     e.send("usermove h2e2");
     e.send("post");
     e.send("analyze");
-    e.read_while_waiting("thinking", SLOW, is_thinking);
+    let after = position(None, &["h2e2"]);
+    let start = position(None, &[]);
+    let analysed = e.read_while_waiting("thinking", SLOW, is_thinking);
+    let first = pv_start(&analysed);
+    assert_legal(&e, &after, &first);
     e.send("undo");
+    ping(&mut e, 5, SLOW);
+    let analysed = e.read_while_waiting("thinking after the undo", ms(30_000), is_thinking);
+    let first = pv_start(&analysed);
+    assert_legal(&e, &start, &first);
+    if after.parse_legal_move(&first).is_ok() {
+        e.fail(&format!(
+            "{first} after the undo is a move of the position after h2e2"
+        ));
+    }
     e.send("exit");
     e.send("usermove h2e2"); // legal again: the undo reached the board
     assert_accepted(&mut e, 4, "undo in analysis failed");

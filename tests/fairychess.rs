@@ -16,7 +16,8 @@ use jiang::fairychess::{Color, Move, Position, Square, START_FEN};
 use jiang::game::{Game, GenType, Outcome, Rules};
 use jiang::movelist::MoveList;
 use jiang::perft::perft;
-use jiang::search::{search, Limits, Score, SearchControl, SearchResult};
+use jiang::request::SearchRequest;
+use jiang::search::{search, Score, SearchControl, SearchResult};
 use jiang::tt::TranspositionTable;
 use rng::Rng;
 use std::collections::BTreeSet;
@@ -424,9 +425,9 @@ fn no_legal_move_loses() {
     assert_eq!(perft(&mut p, 1), 0);
     let r = run(
         fen,
-        Limits {
+        SearchRequest {
             depth: Some(3),
-            ..Limits::default()
+            ..SearchRequest::default()
         },
     );
     assert_eq!(r.best_move, None);
@@ -460,9 +461,9 @@ fn a_side_must_move_even_when_every_move_loses() {
     }
     let r = run(
         fen,
-        Limits {
+        SearchRequest {
             depth: Some(6),
-            ..Limits::default()
+            ..SearchRequest::default()
         },
     );
     assert!(r.best_move.is_some(), "a move is played, not passed");
@@ -478,9 +479,9 @@ fn a_side_must_move_even_when_every_move_loses() {
 fn the_search_knows_the_ply_limit() {
     // m3_1 (a king capture on the third ply) from move 49: the capture comes on ply 99.
     let at = |fullmove: u32| format!("k7/8/8/8/8/1R6/1R3rr1/7K w - - 0 {fullmove}");
-    let limits = || Limits {
+    let limits = || SearchRequest {
         depth: Some(8),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let r = run(&at(49), limits());
     assert_eq!(Score::from_internal(r.score), Score::Mate(2), "{}", r.score);
@@ -491,7 +492,7 @@ fn the_search_knows_the_ply_limit() {
     assert!(r.best_move.is_some());
 }
 
-fn run(fen: &str, limits: Limits<Move>) -> SearchResult<Move> {
+fn run(fen: &str, limits: SearchRequest<Move>) -> SearchResult<Move> {
     let p = pos(fen);
     let tt = TranspositionTable::new(8);
     let control = SearchControl::new(None, None, false);
@@ -528,9 +529,9 @@ fn course_best_moves() {
     for (id, fen, best, mate) in cases {
         let r = run(
             fen,
-            Limits {
+            SearchRequest {
                 nodes: Some(300_000),
-                ..Limits::default()
+                ..SearchRequest::default()
             },
         );
         let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
@@ -576,9 +577,9 @@ fn losing_side_sees_the_king_capture_coming() {
     // covered by the rooks: White captures the king on the next ply.
     let r = run(
         "7k/8/8/8/8/8/8/K5RR b - - 0 1",
-        Limits {
+        SearchRequest {
             depth: Some(6),
-            ..Limits::default()
+            ..SearchRequest::default()
         },
     );
     assert_eq!(

@@ -9,7 +9,8 @@ mod rng;
 use jiang::fairychess::endgame::{probe, solved, table, Value};
 use jiang::fairychess::{End, Move, PieceKind, Position, PLY_LIMIT};
 use jiang::game::{Game, Outcome};
-use jiang::search::{search, Limits, Score, SearchControl};
+use jiang::request::SearchRequest;
+use jiang::search::{search, Score, SearchControl};
 use jiang::tt::TranspositionTable;
 use rng::Rng;
 
@@ -214,9 +215,9 @@ fn which_pieces_win_alone() {
 fn best_move(p: &Position, nodes: u64) -> (Option<Move>, i32) {
     let tt = TranspositionTable::new(4);
     let control = SearchControl::new(None, None, false);
-    let limits = Limits {
+    let limits = SearchRequest {
         nodes: Some(nodes),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let r = search(p, &limits, &tt, &control, &|_| {});
     (r.best_move, r.score)

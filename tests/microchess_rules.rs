@@ -126,6 +126,7 @@ fn fen_errors_are_one_line_reasons() {
         match Position::from_fen(text) {
             Ok(p) => panic!("accepted {text:?} as {}", p.to_fen()),
             Err(e) => {
+                let e = e.to_string();
                 assert!(e.contains(reason), "{text:?}: {e:?} lacks {reason:?}");
                 assert!(!e.contains('\n'), "{e:?}");
             }

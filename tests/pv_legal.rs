@@ -10,7 +10,8 @@
 mod rng;
 
 use jiang::game::Game;
-use jiang::search::{search, Limits, SearchControl};
+use jiang::request::SearchRequest;
+use jiang::search::{search, SearchControl};
 use jiang::tt::TranspositionTable;
 use rng::Rng;
 use std::sync::Mutex;
@@ -52,10 +53,10 @@ fn check_lines<G: Game>(seed: u64, positions: usize, max_nodes: u64) {
         if pos.game_end().is_some() || pos.legal_moves().is_empty() {
             continue;
         }
-        let limits = Limits::<G::Move> {
+        let limits = SearchRequest::<G::Move> {
             nodes: Some(1_000 + rng.next_u64() % max_nodes),
             multipv: 1 + rng.below(2),
-            ..Limits::default()
+            ..SearchRequest::default()
         };
         let control = SearchControl::new(None, None, false);
         let lines = Mutex::new(Vec::new());

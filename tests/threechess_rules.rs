@@ -9,6 +9,7 @@ mod rng;
 use jiang::game::Rules;
 use jiang::movelist::MoveList;
 use jiang::perft::{divide, perft};
+use jiang::threechess::fen::ThreeChessFenError;
 use jiang::threechess::{Board, Ending, Gen, Kind, Move, Piece, Player, Square, START_FEN};
 use rng::Rng;
 
@@ -445,7 +446,8 @@ fn bad_fens_are_refused() {
     ] {
         let err = Board::from_fen(fen)
             .err()
-            .unwrap_or_else(|| panic!("accepted {fen}"));
+            .unwrap_or_else(|| panic!("accepted {fen}"))
+            .to_string();
         assert!(err.contains(expect), "{fen}: {err}");
         assert!(!err.contains('\n'));
     }
@@ -477,5 +479,6 @@ fn the_diagram_shows_every_section_and_the_state() {
 fn a_fen_of_another_game_is_refused() {
     let err = Board::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
         .unwrap_err();
-    assert!(err.contains("three sections"), "{err}");
+    assert_eq!(err, ThreeChessFenError::SectionCount(1));
+    assert!(err.to_string().contains("three sections"), "{err}");
 }

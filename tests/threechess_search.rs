@@ -2,11 +2,12 @@
 //! move restrictions and stop; its reports are consistent; the whole-game clock budget
 //! never runs out. (The reference's agents are tested with them in `lab/`.)
 
+use jiang::request::SearchRequest;
 use jiang::search::SearchControl;
 use jiang::threechess::eval::OTHER_CAPTURE;
 use jiang::threechess::search::{
-    fallible_chances, search, time_budget, Algorithm, Chances, ThreeInfo, ThreeLimits, ThreeResult,
-    WIN_BOUND,
+    fallible_chances, search, time_budget, Algorithm, Chances, ThreeInfo, ThreeResult,
+    ThreeSettings, WIN_BOUND,
 };
 use jiang::threechess::{Board, Move, Player};
 use jiang::time::TimeSettings;
@@ -14,21 +15,31 @@ use jiang::tt::TranspositionTable;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-fn run(b: &Board, limits: &ThreeLimits) -> (ThreeResult, Vec<ThreeInfo>) {
+/// What a search is asked, and how the three-player search plays.
+type Ask = (SearchRequest<Move>, ThreeSettings);
+
+fn run(b: &Board, (request, settings): &Ask) -> (ThreeResult, Vec<ThreeInfo>) {
     let tt = TranspositionTable::new(8);
     let control = SearchControl::new(None, None, false);
     let infos = Mutex::new(Vec::new());
-    let r = search(b, limits, &tt, &control, &|i| {
+    let r = search(b, request, settings, &tt, &control, &|i| {
         infos.lock().unwrap().push(i.clone())
     });
     (r, infos.into_inner().unwrap())
 }
 
-fn depth(d: i32, algorithm: Algorithm) -> ThreeLimits {
-    ThreeLimits {
+fn depth(d: i32, algorithm: Algorithm) -> Ask {
+    let request = SearchRequest {
         depth: Some(d),
+        ..SearchRequest::default()
+    };
+    (request, playing(algorithm))
+}
+
+fn playing(algorithm: Algorithm) -> ThreeSettings {
+    ThreeSettings {
         algorithm,
-        ..ThreeLimits::default()
+        ..ThreeSettings::default()
     }
 }
 
@@ -74,23 +85,23 @@ fn every_algorithm_saves_its_king_from_the_next_player() {
 fn node_limits_and_search_moves_are_obeyed() {
     let b = Board::startpos();
     for algorithm in Algorithm::ALL {
-        let limits = ThreeLimits {
+        let request = SearchRequest {
             nodes: Some(20_000),
-            algorithm,
-            ..ThreeLimits::default()
+            ..SearchRequest::default()
         };
+        let limits = (request, playing(algorithm));
         let (r, _) = run(&b, &limits);
         let m = r.best_move.expect("a move");
         assert!(b.is_legal(m));
         // Nodes are polled every 256.
         assert!(r.nodes <= 20_000 + 256, "{algorithm:?}: {} nodes", r.nodes);
         let only = vec![mv("BB1BC3"), mv("BH2BH3")];
-        let limits = ThreeLimits {
+        let request = SearchRequest {
             depth: Some(2),
             search_moves: only.clone(),
-            algorithm,
-            ..ThreeLimits::default()
+            ..SearchRequest::default()
         };
+        let limits = (request, playing(algorithm));
         let (r, _) = run(&b, &limits);
         assert!(only.contains(&r.best_move.unwrap()), "{algorithm:?}");
     }
@@ -205,11 +216,15 @@ fn against_fallible_opponents_the_root_prefers_a_threat_to_a_pawn() {
         .map(|&m| chance(m))
         .fold(0.0, f64::max);
     let with = |fallibility: i32| {
-        let limits = ThreeLimits {
+        let request = SearchRequest {
             depth: Some(4),
-            fallibility,
-            ..ThreeLimits::default()
+            ..SearchRequest::default()
         };
+        let settings = ThreeSettings {
+            fallibility,
+            ..ThreeSettings::default()
+        };
+        let limits = (request, settings);
         let r = run(&b, &limits).0;
         (r.best_move.expect("a move"), r.score)
     };
@@ -258,12 +273,13 @@ fn stop_ends_an_infinite_search_quickly() {
     let b = Board::startpos();
     let tt = TranspositionTable::new(8);
     let control = SearchControl::new(None, None, false);
-    let limits = ThreeLimits {
+    let request = SearchRequest {
         infinite: true,
-        ..ThreeLimits::default()
+        ..SearchRequest::default()
     };
+    let settings = ThreeSettings::default();
     std::thread::scope(|s| {
-        let h = s.spawn(|| search(&b, &limits, &tt, &control, &|_| {}));
+        let h = s.spawn(|| search(&b, &request, &settings, &tt, &control, &|_| {}));
         std::thread::sleep(Duration::from_millis(200));
         let t = Instant::now();
         control.stop();

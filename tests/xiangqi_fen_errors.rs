@@ -29,7 +29,7 @@ fn variant(e: &FenError) -> &'static str {
         FenError::BadField(_) => "BadField",
         FenError::TrailingText(_) => "TrailingText",
         // Not produced by Xiangqi: other games' field counts and rules of their own.
-        FenError::FieldCount { .. } | FenError::Invalid(_) => "other games",
+        FenError::FieldCount { .. } | FenError::Game(_) => "other games",
     }
 }
 

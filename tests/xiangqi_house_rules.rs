@@ -8,7 +8,8 @@ mod engine;
 
 use engine::{assert_no_panic, Engine, SLOW};
 use jiang::game::Outcome;
-use jiang::search::{search, Limits, SearchControl};
+use jiang::request::SearchRequest;
+use jiang::search::{search, SearchControl};
 use jiang::tt::TranspositionTable;
 use jiang::xiangqi::rules::EndReason;
 use jiang::xiangqi::{Color, Move, Position, RuleSet};
@@ -182,9 +183,9 @@ fn a_mating_fourth_check_is_refused_too() {
     assert_eq!(end.reason, EndReason::Checkmate);
     // Nor does the search play it.
     let tt = TranspositionTable::new(4);
-    let limits = Limits::<Move> {
+    let limits = SearchRequest::<Move> {
         depth: Some(4),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let r = search(
         &alpha,
@@ -210,9 +211,9 @@ fn the_120_ply_draw_comes_before_mate() {
     // And the search knows it: from 119, Red cannot win by mating.
     let root = game(fen, "", RuleSet::AlphaChess);
     let tt = TranspositionTable::new(4);
-    let limits = Limits::<Move> {
+    let limits = SearchRequest::<Move> {
         depth: Some(4),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let r = search(
         &root,
@@ -301,9 +302,9 @@ fn search_only_plays_allowed_moves() {
     for &(fen, moves, refused, also) in EXAMPLES {
         let pos = game(fen, moves, RuleSet::AlphaChess);
         let tt = TranspositionTable::new(4);
-        let limits = Limits::<Move> {
+        let limits = SearchRequest::<Move> {
             depth: Some(5),
-            ..Limits::default()
+            ..SearchRequest::default()
         };
         let r = search(
             &pos,

@@ -4,21 +4,23 @@
 //! Mate positions and their mate distances were checked with Fairy-Stockfish 11.1
 //! (`go depth 14`, variant xiangqi); its moves were converted from ranks 1-10 to 0-9.
 
-use jiang::search::{search, Limits, Score, SearchControl, SearchInfo, SearchResult};
+use jiang::search::{search, Score, SearchControl, SearchInfo, SearchResult};
+
+use jiang::request::SearchRequest;
 use jiang::tt::TranspositionTable;
 use jiang::xiangqi::{Move, Position};
 
 fn run(fen: &str, depth: i32) -> SearchResult<Move> {
     run_limits(
         fen,
-        &Limits {
+        &SearchRequest {
             depth: Some(depth),
-            ..Limits::default()
+            ..SearchRequest::default()
         },
     )
 }
 
-fn run_limits(fen: &str, limits: &Limits<Move>) -> SearchResult<Move> {
+fn run_limits(fen: &str, limits: &SearchRequest<Move>) -> SearchResult<Move> {
     let pos = Position::from_fen(fen).expect("test FEN is valid");
     let tt = TranspositionTable::new(8);
     let control = SearchControl::new(None, None, false);
@@ -28,7 +30,7 @@ fn run_limits(fen: &str, limits: &Limits<Move>) -> SearchResult<Move> {
 /// A search without a time limit, with every line it reported.
 fn run_reporting(
     pos: &Position,
-    limits: &Limits<Move>,
+    limits: &SearchRequest<Move>,
     tt: &TranspositionTable,
 ) -> (SearchResult<Move>, Vec<SearchInfo<Move>>) {
     let control = SearchControl::new(None, None, false);
@@ -40,16 +42,16 @@ fn run_reporting(
 }
 
 fn assert_mate(fen: &str, depth: i32, mate: i32, best: Option<&str>) {
-    let limits = Limits {
+    let limits = SearchRequest {
         depth: Some(depth),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     assert_mate_with(fen, &limits, mate, best);
 }
 
 /// The search within `limits` reports exactly mate in `mate` (and plays `best`), and its
 /// PV is a mating line of that length.
-fn assert_mate_with(fen: &str, limits: &Limits<Move>, mate: i32, best: Option<&str>) {
+fn assert_mate_with(fen: &str, limits: &SearchRequest<Move>, mate: i32, best: Option<&str>) {
     let r = run_limits(fen, limits);
     assert_eq!(
         Score::from_internal(r.score),
@@ -117,9 +119,9 @@ fn mates_in_two_and_three() {
 /// nodes).
 #[test]
 fn shortest_mates_behind_king_facing_exchanges() {
-    let limits = Limits {
+    let limits = SearchRequest {
         nodes: Some(1_000_000),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     for (fen, mate, best) in [
         (
@@ -152,9 +154,9 @@ fn shortest_mates_behind_king_facing_exchanges() {
 /// `Game::DECIDED_SCORE` each is found well inside 1,000,000 nodes.
 #[test]
 fn mates_behind_a_quiet_move_in_decided_positions() {
-    let limits = Limits {
+    let limits = SearchRequest {
         nodes: Some(1_000_000),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     for (fen, mate) in [
         // A king step first: e0d0.
@@ -179,9 +181,9 @@ fn mates_behind_a_quiet_move_in_decided_positions() {
 /// report the mate in 7, and takes about 0.73M without that reduction there.
 #[test]
 fn a_shorter_mate_after_a_longer_one() {
-    let limits = Limits {
+    let limits = SearchRequest {
         nodes: Some(1_500_000),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let fen = "4kar2/4aP3/5R1P1/4R4/9/9/4P4/4B4/1r2A4/3CKAB1c w - - 13 68";
     assert_mate_with(fen, &limits, 7, Some("f7c7"));
@@ -196,7 +198,7 @@ fn timed_search_does_not_stop_at_the_first_mate() {
     let pos = Position::from_fen(fen).unwrap();
     let tt = TranspositionTable::new(8);
     let control = SearchControl::new(None, Some(std::time::Duration::from_secs(20)), false);
-    let r = search(&pos, &Limits::default(), &tt, &control, &|_| {});
+    let r = search(&pos, &SearchRequest::default(), &tt, &control, &|_| {});
     assert_eq!(Score::from_internal(r.score), Score::Mate(2));
     assert!(r.depth > 30, "stopped at depth {}", r.depth);
 }
@@ -263,9 +265,9 @@ fn bench_signature_is_reproducible() {
 fn node_limit_is_exact_with_one_thread() {
     let pos = Position::startpos();
     let tt = TranspositionTable::new(8);
-    let limits = Limits::<Move> {
+    let limits = SearchRequest::<Move> {
         nodes: Some(20_000),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let control = SearchControl::new(None, None, false);
     let r = search(&pos, &limits, &tt, &control, &|_| {});
@@ -281,18 +283,18 @@ fn banned_and_restricted_root_moves_are_obeyed() {
     let tt = TranspositionTable::new(8);
     let capture = Move::parse("a0a9").unwrap();
     let control = SearchControl::new(None, None, false);
-    let limits = Limits {
+    let limits = SearchRequest {
         depth: Some(4),
-        banned_moves: vec![capture],
-        ..Limits::default()
+        banned: vec![capture],
+        ..SearchRequest::default()
     };
     let r = search(&pos, &limits, &tt, &control, &|_| {});
     assert!(r.best_move.is_some_and(|m| m != capture));
     let only = Move::parse("d0d1").unwrap();
-    let limits = Limits {
+    let limits = SearchRequest {
         depth: Some(4),
         search_moves: vec![only],
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let control = SearchControl::new(None, None, false);
     let r = search(&pos, &limits, &tt, &control, &|_| {});
@@ -302,10 +304,10 @@ fn banned_and_restricted_root_moves_are_obeyed() {
 /// Searches with the repetition judge on or off, contempt 0.
 fn run_judged(pos: &Position, depth: i32, judge_repetitions: bool) -> SearchResult<Move> {
     let tt = TranspositionTable::new(8);
-    let limits = Limits {
+    let limits = SearchRequest {
         depth: Some(depth),
         judge_repetitions,
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let control = SearchControl::new(None, None, false);
     search(pos, &limits, &tt, &control, &|_| {})
@@ -342,10 +344,10 @@ fn the_search_knows_perpetual_check_loses() {
 fn multipv_reports_distinct_lines_best_first() {
     let pos = Position::startpos();
     let tt = TranspositionTable::new(8);
-    let limits = Limits::<Move> {
+    let limits = SearchRequest::<Move> {
         depth: Some(7),
         multipv: 3,
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let (r, infos) = run_reporting(&pos, &limits, &tt);
     let last: Vec<_> = infos.iter().filter(|i| i.depth == 7).collect();
@@ -359,10 +361,10 @@ fn multipv_reports_distinct_lines_best_first() {
     assert_eq!(r.best_move, Some(firsts[0]));
     // A single legal move gives a single line, however many are asked for.
     let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K3R b - - 0 1").unwrap();
-    let limits = Limits::<Move> {
+    let limits = SearchRequest::<Move> {
         depth: Some(3),
         multipv: 50,
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let (_, infos) = run_reporting(&pos, &limits, &tt);
     assert!(!infos.is_empty() && infos.iter().all(|i| i.multipv == 1));
@@ -385,9 +387,9 @@ fn the_last_line_reported_is_the_move_played() {
         let pos = Position::from_fen(fen).expect("test FEN is valid");
         for k in 1..=24u64 {
             let nodes = 3_000 * k * k;
-            let limits = Limits::<Move> {
+            let limits = SearchRequest::<Move> {
                 nodes: Some(nodes),
-                ..Limits::default()
+                ..SearchRequest::default()
             };
             let (r, infos) = run_reporting(&pos, &limits, &TranspositionTable::new(8));
             let last = infos.last().expect("a search reports at least one line");

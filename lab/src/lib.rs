@@ -13,7 +13,8 @@
 //!   match runner;
 //! * [`matches`](mod@matches): the match runner (`jiang-lab match`: engines over UCI/UCCI, refereed by
 //!   jiang's rules) and [`spsa`], the parameter tuner that plays its games;
-//! * [`flags`]: the `--name value` options the subcommands share.
+//! * [`flags`]: the one argument parser of every subcommand (arguments, `--name value`
+//!   options, `--name` switches, `--help`).
 //!
 //! The binary `jiang-lab` has one subcommand per job (`jiang-lab --help`).
 

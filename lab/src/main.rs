@@ -1,42 +1,58 @@
 //! The `jiang-lab` executable: one subcommand per offline job (`jiang-lab --help`).
 //! Results go to stdout, progress and diagnostics to stderr.
 
+use jiang_lab::flags::{Flags, Spec};
 use jiang_lab::{baroque, fairychess, matches, microchess, spsa, threechess, xiangqi};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// `jiang-lab tune xiangqi`.
+const TUNE_XIANGQI_USAGE: &str = "jiang-lab tune xiangqi GAMES [PASSES]\n    \
+fit the Xiangqi evaluation weights to game results (Texel; GAMES: FEN|moves|result lines)";
+/// `jiang-lab census`.
+const CENSUS_USAGE: &str = "jiang-lab census\n    \
+microchess: the starts' solved figures and the handout's board positions";
+/// `jiang-lab microchess-models`.
+const MODELS_USAGE: &str = "jiang-lab microchess-models [SEED] [RUNS] [--exact]\n    \
+microchess: jiang's rules against the course's Horde, exactly over every start, and\n    \
+RUNS simulated tournaments (--exact: also the ceilings of knowing every opponent move)";
+
+/// The usage of `jiang-lab tune`.
+fn tune_usage() -> String {
+    format!(
+        "{TUNE_XIANGQI_USAGE}\n{}\n{}",
+        fairychess::cli::jiang_lab_lines(fairychess::cli::USAGE),
+        fairychess::cli::jiang_lab_lines(baroque::cli::USAGE)
+    )
+}
+
 fn usage() -> String {
     format!(
         "usage: jiang-lab JOB ARGS...\n\n\
-         jiang-lab datagen GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB] [--eval nnue|hce]\n    \
-             Xiangqi self-play training positions to stdout (FEN | score | result)\n\
-         jiang-lab datagen --perturb FILE [--per N] [--plies K] [--depth D] [--seed S]\n    \
-             positions a few random plies from FILE's, labelled by a shallow search (FEN | score | -)\n\
-         jiang-lab train OUT.nnue DATA... [--epochs N] [--lr X] [--batch N] [--lambda X] [--threads N]\n    \
-             [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N] [--output-buckets 1|8]\n    \
-             train the Xiangqi evaluation network on datagen output\n\
-         jiang-lab tune xiangqi GAMES [PASSES]\n    \
-             fit the Xiangqi evaluation weights to game results (Texel; GAMES: FEN|moves|result lines)\n\
+         {datagen}\n\
+         {train}\n\
+         {TUNE_XIANGQI_USAGE}\n\
          {fairy}\n    \
              fairychess: self-play, matches and the fit of the evaluation weights, and the\n    \
              move lists perft/fairychess_crosscheck.py reads (lab/src/fairychess/cli.rs)\n\
          {baroque}\n    \
              baroque: the self-play material fit and weight matches (lab/src/baroque/cli.rs)\n\
          {book}\n\
-         jiang-lab census\n    \
-             microchess: the starts' solved figures and the handout's board positions\n\
-         jiang-lab microchess-models [SEED] [RUNS] [--exact]\n    \
-             microchess: jiang's rules against the course's Horde, exactly over every start, and\n    \
-             RUNS simulated tournaments (--exact: also the ceilings of knowing every opponent move)\n\
+         {CENSUS_USAGE}\n\
+         {MODELS_USAGE}\n\
          jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N]\n    \
-             [--max-plies N] [--seed S] [--verbose] | perft DEPTH | fit [...]\n    \
+             [--max-plies N] [--seed S] [--verbose] | perft DEPTH | bench [...] | fit [...]\n    \
              three-player ThreeChess matches (jiang, UCI engines, the reference's agents)\n\
          {matches}\n\
          {openings}\n\
          {spsa}\n\
          {records}\n\
          {review}\n\
+         jiang-lab JOB --help\n    \
+             the job's own usage\n\
          jiang-lab --help",
+        datagen = xiangqi::datagen::USAGE,
+        train = xiangqi::train::USAGE,
         fairy = fairychess::cli::jiang_lab_lines(fairychess::cli::USAGE),
         baroque = fairychess::cli::jiang_lab_lines(baroque::cli::USAGE),
         book = xiangqi::book::USAGE,
@@ -46,6 +62,12 @@ fn usage() -> String {
         records = xiangqi::records::USAGE,
         review = xiangqi::review::USAGE,
     )
+}
+
+/// The arguments of `job` as `spec` reads them, or the exit code of a mistake (printed
+/// with the usage).
+fn parse(job: &str, args: &[String], spec: &Spec) -> Result<Flags, ExitCode> {
+    Flags::parse(args, spec).map_err(|e| bad_arguments(job, &e))
 }
 
 /// Prints a failure with the usage and returns the exit code for bad arguments.
@@ -80,15 +102,21 @@ fn datagen(args: &[String]) -> ExitCode {
 fn tune(args: &[String]) -> ExitCode {
     match args.first().map(String::as_str) {
         Some("xiangqi") => {
-            let Some(path) = args.get(1) else {
-                return bad_arguments("tune xiangqi", "needs a games file (FEN|moves|result)");
+            let spec = Spec::new(TUNE_XIANGQI_USAGE).args(2);
+            let parsed = parse("tune xiangqi", &args[1..], &spec).and_then(|f| {
+                let path: String = f
+                    .arg(0, "a games file (FEN|moves|result)")
+                    .map_err(|e| bad_arguments("tune xiangqi", &e))?;
+                let passes: usize = f
+                    .arg_or(1, 6, "PASSES")
+                    .map_err(|e| bad_arguments("tune xiangqi", &e))?;
+                Ok((path, passes))
+            });
+            let (path, passes) = match parsed {
+                Ok(parsed) => parsed,
+                Err(code) => return code,
             };
-            let passes = match args.get(2).map(|p| p.parse()) {
-                None => 6,
-                Some(Ok(p)) => p,
-                Some(Err(_)) => return bad_arguments("tune xiangqi", "PASSES is a number"),
-            };
-            match xiangqi::tune::run(path, passes) {
+            match xiangqi::tune::run(&path, passes) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("tune xiangqi: {e}");
@@ -101,6 +129,10 @@ fn tune(args: &[String]) -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => bad_arguments("tune baroque", &e),
         },
+        Some("--help") => {
+            println!("{}", tune_usage());
+            ExitCode::SUCCESS
+        }
         _ => bad_arguments("tune", "which game: xiangqi, fairychess or baroque"),
     }
 }
@@ -111,27 +143,43 @@ fn book(args: &[String]) -> ExitCode {
             Ok((out, config)) => xiangqi::book::run_build(&out, &config),
             Err(e) => return bad_arguments("book build", &e),
         },
-        Some("show") => match args.get(1) {
-            Some(path) => {
-                let fen = (args.len() > 2).then(|| args[2..].join(" "));
-                xiangqi::book::show(path, fen.as_deref()).map(|lines| {
-                    for l in lines {
-                        println!("{l}");
-                    }
-                })
+        Some(job @ ("show" | "walk" | "export-eleeye")) => {
+            let most = match job {
+                "show" => usize::MAX,
+                "walk" => 1,
+                _ => 2,
+            };
+            let name = format!("book {job}");
+            let spec = Spec::new(xiangqi::book::USAGE).args(most);
+            let f = match parse(&name, &args[1..], &spec) {
+                Ok(f) => f,
+                Err(code) => return code,
+            };
+            let files = match job {
+                "export-eleeye" => f
+                    .arg::<String>(0, "IN")
+                    .and_then(|i| Ok((i, f.arg(1, "OUT")?))),
+                _ => f
+                    .arg::<String>(0, "a book file")
+                    .map(|path| (path, String::new())),
+            };
+            let (path, output) = match files {
+                Ok(files) => files,
+                Err(e) => return bad_arguments(&name, &e),
+            };
+            match job {
+                "show" => {
+                    let fen = f.args().get(1..).filter(|words| !words.is_empty());
+                    xiangqi::book::show(&path, fen.map(|w| w.join(" ")).as_deref()).map(print_lines)
+                }
+                "walk" => xiangqi::eleeye_book::walk_file(&path).map(print_lines),
+                _ => xiangqi::eleeye_book::export(&path, &output).map(print_lines),
             }
-            None => return bad_arguments("book show", "needs a book file"),
-        },
-        Some("walk") => match args.get(1) {
-            Some(path) => xiangqi::eleeye_book::walk_file(path).map(print_lines),
-            None => return bad_arguments("book walk", "needs a book file"),
-        },
-        Some("export-eleeye") => match (args.get(1), args.get(2)) {
-            (Some(input), Some(output)) => {
-                xiangqi::eleeye_book::export(input, output).map(print_lines)
-            }
-            _ => return bad_arguments("book export-eleeye", "needs IN and OUT"),
-        },
+        }
+        Some("--help") => {
+            println!("{}", xiangqi::book::USAGE);
+            return ExitCode::SUCCESS;
+        }
         _ => return bad_arguments("book", "build, show, walk or export-eleeye"),
     };
     match result {
@@ -195,20 +243,26 @@ fn main() -> ExitCode {
         }
         Some("tune") => tune(rest),
         Some("book") => book(rest),
-        Some("census") if rest.is_empty() => census(),
+        Some("census") => match parse("census", rest, &Spec::new(CENSUS_USAGE)) {
+            Ok(_) => census(),
+            Err(code) => code,
+        },
         Some("microchess-models") => {
-            let numbers: Vec<&String> = rest.iter().filter(|a| *a != "--exact").collect();
-            let number = |i: usize, default: u64| match numbers.get(i).map(|s| s.parse::<u64>()) {
-                None => Ok(default),
-                Some(Ok(n)) => Ok(n),
-                Some(Err(_)) => Err(format!("'{}' is not a number", numbers[i])),
+            let spec = Spec::new(MODELS_USAGE).switches(&["exact"]).args(2);
+            let parsed = parse("microchess-models", rest, &spec).and_then(|f| {
+                let numbers = f
+                    .arg_or(0, 1u64, "SEED")
+                    .and_then(|seed| Ok((seed, f.arg_or(1, 2000u32, "RUNS")?)));
+                match numbers {
+                    Ok((seed, runs)) => Ok((seed, runs, f.is_set("exact"))),
+                    Err(e) => Err(bad_arguments("microchess-models", &e)),
+                }
+            });
+            let (seed, runs, exact) = match parsed {
+                Ok(parsed) => parsed,
+                Err(code) => return code,
             };
-            let (seed, runs) = match (number(0, 1), number(1, 2000)) {
-                (Ok(seed), Ok(runs)) => (seed, runs),
-                (Err(e), _) | (_, Err(e)) => return bad_arguments("microchess-models", &e),
-            };
-            let exact = rest.iter().any(|a| a == "--exact");
-            print_lines(microchess::models::report(seed, runs as u32, exact));
+            print_lines(microchess::models::report(seed, runs, exact));
             ExitCode::SUCCESS
         }
         Some("threechess-match") => {

@@ -116,3 +116,41 @@ fn unknown_jobs_and_options_are_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option --pair"));
     assert!(stdout(&lab(&["--help"])).contains("jiang-lab threechess-match"));
 }
+
+#[test]
+fn every_job_prints_its_usage_on_help() {
+    for job in [
+        &["datagen"][..],
+        &["datagen", "--perturb", "x"],
+        &["train"],
+        &["tune"],
+        &["tune", "xiangqi"],
+        &["tune", "fairychess"],
+        &["tune", "fairychess", "selfplay"],
+        &["tune", "baroque"],
+        &["tune", "baroque", "fit"],
+        &["book"],
+        &["book", "build"],
+        &["book", "show"],
+        &["census"],
+        &["microchess-models"],
+        &["threechess-match"],
+        &["threechess-match", "fit"],
+    ] {
+        let args: Vec<&str> = job.iter().copied().chain(["--help"]).collect();
+        let text = stdout(&lab(&args));
+        let name = job
+            .iter()
+            .find(|w| !w.starts_with('-'))
+            .copied()
+            .unwrap_or("");
+        assert!(
+            text.contains(&format!("jiang-lab {name}")),
+            "{args:?}: {text}"
+        );
+    }
+    // Positional arguments are checked as options are.
+    let out = lab(&["tune", "fairychess", "selfplay", "1", "2", "3", "imba"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unexpected argument 'imba'"));
+}

@@ -193,6 +193,8 @@ impl Game for Position {
     fn rule_outcome(&self, _ply: usize, _judge_repetitions: bool) -> Option<Outcome> {
         super::rules::rule_outcome(self)
     }
+    /// A draw: all its pieces frozen or blocked (the rules' section 9.2, decision D13).
+    #[inline(always)]
     fn no_moves_outcome(&self) -> Outcome {
         Outcome::Draw
     }

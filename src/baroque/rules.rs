@@ -37,9 +37,9 @@ pub fn game_end(pos: &Position) -> Option<GameEnd> {
 }
 
 /// The rules' verdict for the search at a node: the side to move's king is gone (a
-/// loss), the enemy king is gone (a win, only from a set-up position), the move limit
-/// (a draw), or no legal move (a draw, D13; answered here because the search scores a
-/// node without moves as lost).
+/// loss), the enemy king is gone (a win, only from a set-up position), or the move limit
+/// (a draw). No legal move (a draw, D13) is not looked for here: the search finds it
+/// when no move is left to try and asks [`crate::game::Game::no_moves_outcome`].
 #[inline]
 pub fn rule_outcome(pos: &Position) -> Option<Outcome> {
     let b = pos.board();
@@ -54,7 +54,7 @@ pub fn rule_outcome(pos: &Position) -> Option<Outcome> {
     if b.of(us.flip(), PieceKind::King) == 0 {
         return Some(Outcome::Win);
     }
-    if pos.move_limit_reached() || !has_legal_move(pos) {
+    if pos.move_limit_reached() {
         return Some(Outcome::Draw);
     }
     None

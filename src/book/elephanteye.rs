@@ -34,6 +34,8 @@
 //! Reading a file checks what can be checked without the game: the length is a whole
 //! number of records, the locks are sorted, and every move's squares are on the board.
 
+use std::fmt;
+
 /// Size of one record.
 pub const RECORD_SIZE: usize = 8;
 
@@ -76,24 +78,59 @@ pub fn record(data: &[u8], i: usize) -> (u32, u16, u16) {
     )
 }
 
+/// Why bytes are not a `BOOK.DAT`; `Display` gives one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ElephantEyeError {
+    /// The length (in bytes) is not a whole number of records.
+    Length(usize),
+    /// A record whose lock is below the one before it (its index).
+    OutOfOrder(usize),
+    /// A record whose move code leaves the board.
+    MoveOffBoard {
+        /// The record's index.
+        record: usize,
+        /// The move code.
+        code: u16,
+    },
+}
+
+impl fmt::Display for ElephantEyeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ElephantEyeError::Length(len) => write!(
+                f,
+                "its length, {len} bytes, is not a whole number of {RECORD_SIZE}-byte records \
+                 (truncated?)"
+            ),
+            ElephantEyeError::OutOfOrder(i) => {
+                write!(f, "record {i} is out of order (not sorted by lock)")
+            }
+            ElephantEyeError::MoveOffBoard { record, code } => {
+                write!(f, "record {record} has a move off the board ({code:#06x})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ElephantEyeError {}
+
 /// Checks bytes as a `BOOK.DAT`; returns the number of records, or why it is not one.
-pub fn check(data: &[u8]) -> Result<usize, String> {
+pub fn check(data: &[u8]) -> Result<usize, ElephantEyeError> {
     if !data.len().is_multiple_of(RECORD_SIZE) {
-        return Err(format!(
-            "its length, {} bytes, is not a whole number of {RECORD_SIZE}-byte records \
-             (truncated?)",
-            data.len()
-        ));
+        return Err(ElephantEyeError::Length(data.len()));
     }
     let count = data.len() / RECORD_SIZE;
     let mut last = 0;
     for i in 0..count {
         let (lock, mv, _) = record(data, i);
         if lock < last {
-            return Err(format!("record {i} is out of order (not sorted by lock)"));
+            return Err(ElephantEyeError::OutOfOrder(i));
         }
         if move_coords(mv).is_none() {
-            return Err(format!("record {i} has a move off the board ({mv:#06x})"));
+            return Err(ElephantEyeError::MoveOffBoard {
+                record: i,
+                code: mv,
+            });
         }
         last = lock;
     }
@@ -149,14 +186,19 @@ mod tests {
         assert_eq!(check(&good), Ok(2));
         assert_eq!(record(&good, 0), (2, move_code((1, 0), (2, 2)), 1));
         assert_eq!(check(&[]), Ok(0));
-        assert!(check(&good[..good.len() - 3])
-            .unwrap_err()
-            .contains("truncated"));
+        let truncated = check(&good[..good.len() - 3]).unwrap_err();
+        assert_eq!(truncated, ElephantEyeError::Length(13));
+        assert!(truncated.to_string().contains("truncated"));
         let mut unsorted = good[8..].to_vec();
         unsorted.extend_from_slice(&good[..8]);
-        assert!(check(&unsorted).unwrap_err().contains("order"));
+        assert_eq!(check(&unsorted), Err(ElephantEyeError::OutOfOrder(1)));
         let mut off_board = good.clone();
         off_board[4] = 0;
-        assert!(check(&off_board).unwrap_err().contains("off the board"));
+        let off = check(&off_board).unwrap_err();
+        assert!(matches!(
+            off,
+            ElephantEyeError::MoveOffBoard { record: 0, .. }
+        ));
+        assert!(off.to_string().contains("off the board"));
     }
 }

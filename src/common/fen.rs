@@ -1,4 +1,5 @@
-//! FEN reading and writing shared by the games: the typed [`FenError`], the field reader
+//! FEN reading and writing shared by the games: the typed [`FenError`] (with a game's
+//! own typed reasons carried as a [`GameReason`]), the field reader
 //! [`FenFields`] (board, side to move, `-` placeholders, counters, nothing after), and the
 //! board field's ranks with their digit runs ([`split_ranks`], [`read_rank`],
 //! [`write_board`]).
@@ -6,9 +7,11 @@
 //! What a field means (which letters, which squares a piece may stand on) stays with each
 //! game; only the spelling of a FEN is shared.
 
+use std::any::Any;
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::str::SplitWhitespace;
+use std::sync::Arc;
 
 /// Why a FEN was refused; `Display` gives one line naming the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,8 +92,60 @@ pub enum FenError {
     OpponentInCheck,
     /// Text after the last field.
     TrailingText(String),
-    /// A position the game cannot have, for a reason of its own rules (one line).
-    Invalid(String),
+    /// A FEN refused for a reason of the game's own (Microchess's reachability,
+    /// ThreeChess's sections), typed in the game's folder.
+    Game(GameReason),
+}
+
+impl FenError {
+    /// A reason of the game's own (its error type, typed in the game's folder).
+    pub fn game(reason: impl GameFenReason) -> FenError {
+        FenError::Game(GameReason(Arc::new(reason)))
+    }
+}
+
+/// A game's own error type for refusing a FEN: one-line `Display`, comparable. Every such
+/// type is one (blanket implementation); [`FenError::game`] wraps it.
+pub trait GameFenReason: fmt::Display + fmt::Debug + Send + Sync + 'static {
+    /// The reason as [`Any`], for [`GameReason::get`].
+    fn as_any(&self) -> &dyn Any;
+    /// Whether `other` is the same reason (of the same type).
+    fn same_as(&self, other: &dyn GameFenReason) -> bool;
+}
+
+impl<T: fmt::Display + fmt::Debug + PartialEq + Send + Sync + 'static> GameFenReason for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn same_as(&self, other: &dyn GameFenReason) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+}
+
+/// A game's typed reason inside a [`FenError`]: the game's own error value, which
+/// [`GameReason::get`] gives back as its type.
+#[derive(Clone, Debug)]
+pub struct GameReason(Arc<dyn GameFenReason>);
+
+impl GameReason {
+    /// The reason as the game's error type `T`, if it is one.
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref::<T>()
+    }
+}
+
+impl PartialEq for GameReason {
+    fn eq(&self, other: &GameReason) -> bool {
+        self.0.same_as(other.0.as_ref())
+    }
+}
+
+impl Eq for GameReason {}
+
+impl fmt::Display for GameReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
 }
 
 impl fmt::Display for FenError {
@@ -146,7 +201,7 @@ impl fmt::Display for FenError {
                 "the side not to move is in check (or the kings face each other)"
             ),
             FenError::TrailingText(s) => write!(f, "unexpected text after the FEN: '{s}'"),
-            FenError::Invalid(reason) => f.write_str(reason),
+            FenError::Game(reason) => reason.fmt(f),
         }
     }
 }
@@ -205,25 +260,26 @@ impl<'a> FenFields<'a> {
     /// The halfmove counter in `0..=max` (missing: 0).
     pub fn halfmove(&mut self, max: u32) -> Result<u32, FenError> {
         self.number(0..=max, 0)
-            .map_err(|text| FenError::BadHalfmove { text, max })
+            .map_err(|text| FenError::BadHalfmove {
+                text: text.to_string(),
+                max,
+            })
     }
 
     /// The move number in `range` (missing: 1).
     pub fn fullmove(&mut self, range: RangeInclusive<u32>) -> Result<u32, FenError> {
         let max = *range.end();
-        self.number(range, 1)
-            .map_err(|text| FenError::BadFullmove { text, max })
+        self.number(range, 1).map_err(|text| FenError::BadFullmove {
+            text: text.to_string(),
+            max,
+        })
     }
 
-    /// The next field as a number in `range`, or the field's text when it is not one.
-    fn number(&mut self, range: RangeInclusive<u32>, default: u32) -> Result<u32, String> {
+    /// The next field as a number in `range`, or the field when it is not one.
+    fn number(&mut self, range: RangeInclusive<u32>, default: u32) -> Result<u32, &'a str> {
         match self.fields.next() {
             None => Ok(default),
-            Some(s) => s
-                .parse::<u32>()
-                .ok()
-                .filter(|n| range.contains(n))
-                .ok_or_else(|| s.to_string()),
+            Some(s) => s.parse::<u32>().ok().filter(|n| range.contains(n)).ok_or(s),
         }
     }
 
@@ -372,5 +428,31 @@ mod tests {
         assert_eq!(f.side([&["w"], &["b"]], "w or b"), Ok(0));
         assert_eq!(f.halfmove(10), Ok(0));
         assert_eq!(f.fullmove(1..=9), Ok(1));
+    }
+
+    #[test]
+    fn a_games_own_reason_stays_typed() {
+        #[derive(Debug, PartialEq)]
+        enum Reason {
+            TwoKings,
+            Sections(usize),
+        }
+        impl fmt::Display for Reason {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "reason {self:?}")
+            }
+        }
+        let e = FenError::game(Reason::Sections(2));
+        assert_eq!(e.to_string(), "reason Sections(2)");
+        assert_eq!(e, FenError::game(Reason::Sections(2)));
+        assert_ne!(e, FenError::game(Reason::Sections(3)));
+        assert_ne!(e, FenError::game(Reason::TwoKings));
+        // Another type that prints the same is another reason.
+        assert_ne!(e, FenError::game("reason Sections(2)".to_string()));
+        let FenError::Game(reason) = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(reason.get::<Reason>(), Some(&Reason::Sections(2)));
+        assert_eq!(reason.get::<String>(), None);
     }
 }

@@ -4,7 +4,7 @@
 //! either [`crate::game::Game`] (then the generic search, [`AlphaBeta`], plays it) or a
 //! [`crate::chooser::MoveChooser`] of its own, and one entry in [`GAMES`].
 
-use super::session::{game_options, GameSession, Session};
+use super::session::{game_options, GameSession, PlayedGame};
 use crate::game::{Rules, XboardVariant};
 use crate::options::OptionSpec;
 use crate::search::AlphaBeta;
@@ -38,7 +38,7 @@ pub const GAMES: &[GameEntry] = &[
 const fn entry<R: Rules, C: crate::chooser::MoveChooser<R>>(xboard_native: bool) -> GameEntry {
     GameEntry {
         name: R::NAME,
-        new_session: || Box::new(Session::<R, C>::new()),
+        new_session: || Box::new(PlayedGame::<R, C>::new()),
         options: game_options::<R, C>,
         xboard: R::XBOARD,
         xboard_native,

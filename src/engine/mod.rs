@@ -13,12 +13,12 @@ pub mod options;
 pub mod session;
 
 use crate::book::Book;
-use crate::chooser::{BookRequest, SearchRequest};
 use crate::common::MoveError;
 use crate::options::OptionSpec;
 use crate::perft::PerftReport;
 pub use crate::report::{Answer, Event, EventSink, InfoReport, ProbeReport};
-use crate::time::{self, Budget, Clock, SearchControl, TimeSettings};
+use crate::request::{BookRequest, SearchRequest};
+use crate::time::{self, Budget, SearchControl, TimeSettings};
 use crate::tt::TranspositionTable;
 pub use error::{EngineError, SetupError};
 pub use options::{
@@ -38,52 +38,6 @@ const CLEAR_IN_PLACE_MB: usize = 64;
 const HASH_SHARE_OF_AVAILABLE: usize = 80;
 /// How long a plain `go` (no limit given) thinks.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
-
-/// The limits of a `go` command, as every protocol parses them (times already as
-/// durations, the clock of the side to move picked out).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoCommand {
-    /// `ponder`: the clock does not run until `ponderhit`.
-    pub ponder: bool,
-    /// `draw` (UCCI): the opponent offers a draw.
-    pub draw_offered: bool,
-    /// `depth D`.
-    pub depth: Option<i32>,
-    /// `nodes N`.
-    pub nodes: Option<u64>,
-    /// `mate N` (UCI): search until a mate in N moves or fewer is found (or a limit, or
-    /// the cap on any move, `MaxMoveTime`, is reached).
-    pub mate: Option<u32>,
-    /// `infinite`.
-    pub infinite: bool,
-    /// Our remaining time (`time`, or `wtime`/`btime` for the side to move).
-    pub time_left: Option<Duration>,
-    /// Our increment.
-    pub increment: Option<Duration>,
-    /// `movestogo`.
-    pub moves_to_go: Option<u32>,
-    /// `movetime`.
-    pub move_time: Option<Duration>,
-    /// `searchmoves …` (UCI), as text.
-    pub search_moves: Vec<String>,
-    /// `perft D`: run perft instead of a search.
-    pub perft: Option<u32>,
-    /// Keywords or numbers that could not be understood (reported, not fatal).
-    pub warnings: Vec<String>,
-}
-
-impl GoCommand {
-    /// Whether the command sets no limit at all (plain `go`).
-    pub fn has_no_limit(&self) -> bool {
-        self.depth.is_none()
-            && self.nodes.is_none()
-            && self.mate.is_none()
-            && !self.infinite
-            && self.time_left.is_none()
-            && self.move_time.is_none()
-            && self.perft.is_none()
-    }
-}
 
 /// How a finished search ended, kept until the protocol collects it (CECP keeps the game
 /// itself and must play the engine's own move on its board).
@@ -580,8 +534,8 @@ impl Engine {
 
     /// The book a `go` may answer from: none when `OwnBook` is off, for analysis
     /// (`infinite`) and pondering; else `BookFile`'s or the game's embedded one.
-    fn book_for(&self, go: &GoCommand) -> Option<BookRequest> {
-        if !self.settings.own_book || go.infinite || go.ponder {
+    fn book_for(&self, request: &SearchRequest) -> Option<BookRequest> {
+        if !self.settings.own_book || request.infinite || request.ponder {
             return None;
         }
         let book = self
@@ -612,56 +566,49 @@ impl Engine {
         }
     }
 
-    /// Starts a search of the current position in the background. Its events go to
-    /// `sink` on the search thread; the last is the [`Event::Answer`] (not sent if the
-    /// search is cancelled first).
-    pub fn go(&mut self, go: &GoCommand, sink: EventSink) {
+    /// Starts a search of the current position in the background, as `go` asks (what a
+    /// protocol parsed; the engine adds its settings, the book and the deadlines). Its
+    /// events go to `sink` on the search thread; the last is the [`Event::Answer`] (not
+    /// sent if the search is cancelled first).
+    pub fn go(&mut self, go: &SearchRequest, sink: EventSink) {
         self.stop_and_wait();
         self.tt_used = true;
         let settings = self.time_settings();
-        let clock = Clock {
-            time_left: go.time_left,
-            increment: go.increment.unwrap_or_default(),
-            moves_to_go: go.moves_to_go,
-            move_time: go.move_time.or(if go.has_no_limit() {
-                Some(DEFAULT_MOVE_TIME)
-            } else {
-                None
-            }),
-        };
-        let budget = if go.infinite {
+        let mut request = go.clone();
+        if go.has_no_limit() {
+            request.clock.move_time = Some(DEFAULT_MOVE_TIME);
+        }
+        request.budget = if go.infinite {
             None
         } else {
             // Depth or node limits: still never longer than the cap.
-            Some(self.game.budget(&clock, &settings).unwrap_or(Budget {
-                soft: None,
-                hard: time::hard_cap(&settings),
-            }))
+            Some(
+                self.game
+                    .budget(&request.clock, &settings)
+                    .unwrap_or(Budget {
+                        soft: None,
+                        hard: time::hard_cap(&settings),
+                    }),
+            )
         };
+        let budget = request.budget;
         let control = Arc::new(SearchControl::new(
             budget.and_then(|b| b.soft),
             budget.map(|b| b.hard),
             go.ponder,
         ));
         let draw_offered = Arc::new(AtomicBool::new(go.draw_offered));
-        let request = SearchRequest {
-            depth: go.depth,
-            nodes: go.nodes,
-            mate: go.mate,
-            infinite: go.infinite,
-            threads: self.settings.threads,
-            multipv: self.settings.multipv,
-            contempt: self.settings.contempt,
-            judge_repetitions: self.settings.repetition_judge,
-            skill_level: self.settings.effective_skill_level(),
-            randomness: self.settings.randomness,
-            draw_offered: Arc::clone(&draw_offered),
-            book: self.book_for(go),
-        };
+        request.threads = self.settings.threads;
+        request.multipv = self.settings.multipv;
+        request.contempt = self.settings.contempt;
+        request.judge_repetitions = self.settings.repetition_judge;
+        request.skill_level = Some(self.settings.effective_skill_level())
+            .filter(|&level| level < crate::search::skill::MAX_LEVEL);
+        request.randomness = self.settings.randomness;
+        request.book = self.book_for(go);
         let job = self.game.search_job(
             request,
-            &go.search_moves,
-            budget,
+            Arc::clone(&draw_offered),
             Arc::clone(&self.tt),
             Arc::clone(&control),
             Arc::clone(&sink),

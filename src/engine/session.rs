@@ -2,22 +2,23 @@
 //! object-safe trait ([`GameSession`]) so that the facade and the protocols need not know
 //! which game is being played.
 //!
-//! [`Session`] is the only implementation, generic over the game's rules and its
+//! [`PlayedGame`] is the only implementation, generic over the game's rules and its
 //! [`MoveChooser`]: setting up positions, playing and checking moves, banned moves, the
 //! game's options, turning a choice into an answer and falling back when a search fails
 //! are written here once for every game.
 
 use super::error::SetupError;
-use crate::chooser::{Choice, MoveChooser, SearchRequest, SearchTask};
+use crate::chooser::{Choice, MoveChooser};
 use crate::common::MoveError;
 use crate::game::{GameEnd, Rules, XboardVariant};
 use crate::options::{OptionError, OptionSpec, OptionValue};
 use crate::perft::{self, PerftReport};
 use crate::report::{Answer, Event, EventSink, ProbeReport};
+use crate::request::SearchRequest;
 use crate::time::{Budget, Clock, SearchControl, TimeSettings};
 use crate::tt::TranspositionTable;
 use std::marker::PhantomData;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The work of one search, run on the search thread; returns the answer to print.
@@ -78,15 +79,15 @@ pub trait GameSession: Send {
     fn budget(&self, clock: &Clock, settings: &TimeSettings) -> Option<Budget>;
     /// Forgets what earlier searches of this game learnt (a new game).
     fn new_game(&mut self);
-    /// Prepares a search of the current position within `budget` (see
-    /// [`SearchTask::budget`]); the returned job runs on the search thread and reports
+    /// Prepares a search of the current position as `request` asks (within its
+    /// [`SearchRequest::budget`]); the returned job runs on the search thread and reports
     /// through `sink`. A `searchmoves` entry that is not a legal move is reported through
-    /// `sink` as a note.
+    /// `sink` as a note. `draw_offered` is the opponent's draw offer, which may come while
+    /// the search runs: the answer accepts it or not.
     fn search_job(
         &mut self,
         request: SearchRequest,
-        search_moves: &[String],
-        budget: Option<Budget>,
+        draw_offered: Arc<AtomicBool>,
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         sink: EventSink,
@@ -195,8 +196,8 @@ fn fallback_choice<R: Rules>(pos: &R, banned: &[R::Move]) -> Choice<R::Move> {
     Choice::unsearched(pos.legal_moves().into_iter().find(|m| !banned.contains(m)))
 }
 
-/// A game of rules `R` played by the chooser `C`.
-pub struct Session<R: Rules, C: MoveChooser<R>> {
+/// A game of rules `R` played by the chooser `C`: the one [`GameSession`].
+pub struct PlayedGame<R: Rules, C: MoveChooser<R>> {
     pos: R,
     /// The game's options set so far, applied to every position set up.
     options: Vec<(OptionSpec, OptionValue)>,
@@ -205,10 +206,10 @@ pub struct Session<R: Rules, C: MoveChooser<R>> {
     _rules: PhantomData<fn() -> R>,
 }
 
-impl<R: Rules, C: MoveChooser<R>> Session<R, C> {
+impl<R: Rules, C: MoveChooser<R>> PlayedGame<R, C> {
     /// The game at its start position, default options.
     pub fn new() -> Self {
-        Session {
+        PlayedGame {
             pos: R::start_position(),
             options: Vec::new(),
             banned: Vec::new(),
@@ -231,13 +232,13 @@ impl<R: Rules, C: MoveChooser<R>> Session<R, C> {
     }
 }
 
-impl<R: Rules, C: MoveChooser<R>> Default for Session<R, C> {
+impl<R: Rules, C: MoveChooser<R>> Default for PlayedGame<R, C> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<R: Rules, C: MoveChooser<R>> GameSession for Session<R, C> {
+impl<R: Rules, C: MoveChooser<R>> GameSession for PlayedGame<R, C> {
     fn name(&self) -> &'static str {
         R::NAME
     }
@@ -346,27 +347,22 @@ impl<R: Rules, C: MoveChooser<R>> GameSession for Session<R, C> {
     fn search_job(
         &mut self,
         request: SearchRequest,
-        search_moves: &[String],
-        budget: Option<Budget>,
+        draw_offered: Arc<AtomicBool>,
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         sink: EventSink,
     ) -> SearchJob {
         let mut moves = Vec::new();
-        for text in search_moves {
+        for text in &request.search_moves {
             match self.pos.parse_legal_move(text) {
                 Ok(m) => moves.push(m),
                 Err(e) => sink(Event::Note(&format!("searchmoves: {e}"))),
             }
         }
-        let draw_offered = Arc::clone(&request.draw_offered);
-        let task = SearchTask {
-            request,
-            search_moves: moves,
-            banned: self.banned.clone(),
-            budget,
-        };
-        let job = self.chooser.search_job(&self.pos, task, tt, control, sink);
+        let request = request.with_moves(moves, self.banned.clone());
+        let job = self
+            .chooser
+            .search_job(&self.pos, request, tt, control, sink);
         let pos = self.pos.clone();
         let banned = self.banned.clone();
         Box::new(move || {

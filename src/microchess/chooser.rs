@@ -21,13 +21,15 @@
 //! does not force is never risked.
 
 use super::opponents::{self, Beliefs, Floor};
-use super::{Move, Position, Value};
-use crate::chooser::{self, ChoiceJob, MoveChooser, SearchTask};
+use super::{MicrochessFenError, Move, Position, Value};
+use crate::chooser::{self, ChoiceJob, MoveChooser};
 use crate::game::Rules;
 use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue, Shown};
 use crate::report::{Event, EventSink, InfoReport, Score, ScoreBound};
+use crate::request::SearchRequest;
 use crate::time::SearchControl;
 use crate::tt::{TranspositionTable, MATE};
+use std::fmt;
 use std::sync::Arc;
 
 /// `OpponentModel`: what the tie-break among guarantee-keeping moves expects of the
@@ -86,25 +88,22 @@ impl SolvedTable {
     }
 
     /// Takes one observed opponent move (`FEN_BEFORE FEN_AFTER`) into the weights.
-    fn observe(&mut self, text: &str) -> Result<(), String> {
+    fn observe(&mut self, text: &str) -> Result<(), ObserveError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         if words.len() == 1 && words[0].eq_ignore_ascii_case("reset") {
             self.beliefs = Beliefs::default();
             return Ok(());
         }
         if words.len() != 12 {
-            return Err(format!(
-                "Observe wants 'reset' or two FENs of six fields, got {} words",
-                words.len()
-            ));
+            return Err(ObserveError::WordCount(words.len()));
         }
-        let before = Position::from_fen(&words[..6].join(" "))?;
-        let after = Position::from_fen(&words[6..].join(" "))?;
+        let before = Position::from_fen(&words[..6].join(" ")).map_err(ObserveError::Fen)?;
+        let after = Position::from_fen(&words[6..].join(" ")).map_err(ObserveError::Fen)?;
         let Some(played) = before.legal_moves().iter().position(|m| {
             let next = before.after(*m);
             next.placement() == after.placement() && next.plies() == after.plies()
         }) else {
-            return Err("Observe: no legal move leads from the first FEN to the second".into());
+            return Err(ObserveError::NoMoveBetween);
         };
         self.beliefs.observe(&before, played);
         // Weighed now if the tables are at hand, else at the next search.
@@ -114,6 +113,37 @@ impl SolvedTable {
         Ok(())
     }
 }
+
+/// Why an `Observe` value was refused; `Display` gives one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObserveError {
+    /// Neither `reset` nor twelve words (how many).
+    WordCount(usize),
+    /// One of the two FENs is not a Microchess position.
+    Fen(MicrochessFenError),
+    /// No legal move leads from the first position to the second.
+    NoMoveBetween,
+}
+
+impl fmt::Display for ObserveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ObserveError::WordCount(n) => write!(
+                f,
+                "Observe wants 'reset' or two FENs of six fields, got {n} words"
+            ),
+            ObserveError::Fen(e) => e.fmt(f),
+            ObserveError::NoMoveBetween => {
+                write!(
+                    f,
+                    "Observe: no legal move leads from the first FEN to the second"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ObserveError {}
 
 /// Computes every model's table for `floor`.
 fn compute_models(floor: Floor) {
@@ -179,9 +209,9 @@ impl MoveChooser<Position> for SolvedTable {
         if spec.name == OBSERVE_OPTION.name {
             return self
                 .observe(value.as_text())
-                .map_err(|reason| OptionError::Refused {
+                .map_err(|e| OptionError::Refused {
                     name: OBSERVE_OPTION.name,
-                    reason,
+                    reason: e.to_string(),
                 });
         }
         Err(OptionError::Unknown {
@@ -222,15 +252,15 @@ impl MoveChooser<Position> for SolvedTable {
     fn search_job(
         &mut self,
         pos: &Position,
-        task: SearchTask<Move>,
+        request: SearchRequest<Move>,
         _tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         sink: EventSink,
     ) -> ChoiceJob<Move> {
         let pos = *pos;
-        let allowed = task.search_moves;
-        let banned = task.banned;
-        let infinite = task.request.infinite;
+        let allowed = request.search_moves;
+        let banned = request.banned;
+        let infinite = request.infinite;
         let model = self.model;
         let floor = self.floor;
         let uses_models = self.uses_models();

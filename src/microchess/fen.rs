@@ -7,6 +7,7 @@
 //! another board size, other piece letters, a piece twice, more than 30 plies, or a
 //! position without a king that play cannot reach (see [`Position::from_placement`]).
 
+use super::error::MicrochessFenError;
 use super::position::{Position, MAX_PLIES};
 use super::types::{Piece, Side, Square, SIZE};
 
@@ -14,20 +15,21 @@ use super::types::{Piece, Side, Square, SIZE};
 pub const HANDOUT_FEN: &str = "2R1/3r/Kk2/4 w - - 0 1";
 
 impl Position {
-    /// Reads a FEN, with a one-line reason when it is not a Microchess position.
-    pub fn from_fen(fen: &str) -> Result<Position, String> {
+    /// Reads a FEN, with the reason when it is not a Microchess position.
+    pub fn from_fen(fen: &str) -> Result<Position, MicrochessFenError> {
+        use MicrochessFenError as E;
         let mut fields = fen.split_whitespace();
-        let board = fields.next().ok_or("empty FEN")?;
+        let board = fields.next().ok_or(E::Empty)?;
         let pieces = read_board(board)?;
         let side = match fields.next() {
             None | Some("w") => Side::White,
             Some("b") => Side::Black,
-            Some(s) => return Err(format!("side to move '{s}' is not w or b")),
+            Some(s) => return Err(E::BadSide(s.to_string())),
         };
         for _ in 0..2 {
             match fields.next() {
                 None | Some("-") => {}
-                Some(s) => return Err(format!("unexpected field '{s}', expected '-'")),
+                Some(s) => return Err(E::BadField(s.to_string())),
             }
         }
         let halfmove = match fields.next() {
@@ -35,9 +37,10 @@ impl Position {
             Some(s) => match s.parse::<u8>() {
                 Ok(n) if n <= MAX_PLIES => n,
                 _ => {
-                    return Err(format!(
-                        "plies since the last capture '{s}' is not a number in 0..={MAX_PLIES}"
-                    ))
+                    return Err(E::BadHalfmove {
+                        text: s.to_string(),
+                        max: MAX_PLIES,
+                    })
                 }
             },
         };
@@ -45,18 +48,20 @@ impl Position {
             None => 1,
             Some(s) => match s.parse::<u32>() {
                 Ok(n) if n >= 1 => n,
-                _ => return Err(format!("move number '{s}' is not a positive number")),
+                _ => return Err(E::BadFullmove(s.to_string())),
             },
         };
         if let Some(extra) = fields.next() {
-            return Err(format!("unexpected text after the FEN: '{extra}'"));
+            return Err(E::TrailingText(extra.to_string()));
         }
         let plies = 2 * (u64::from(fullmove) - 1) + side.index() as u64;
         if plies > u64::from(MAX_PLIES) {
-            return Err(format!(
-                "move {fullmove} with {} to move is {plies} plies played; the game ends after {MAX_PLIES}",
-                side.name()
-            ));
+            return Err(E::PastTheEnd {
+                fullmove: Some(fullmove),
+                side,
+                plies,
+                max: MAX_PLIES,
+            });
         }
         let pos = Position::from_parts(pieces, plies as u8, halfmove);
         pos.check_reachable()?;
@@ -100,13 +105,11 @@ impl Position {
 }
 
 /// The board field: the square of each piece (`None`: not on the board).
-fn read_board(board: &str) -> Result<[Option<Square>; 4], String> {
+fn read_board(board: &str) -> Result<[Option<Square>; 4], MicrochessFenError> {
+    use MicrochessFenError as E;
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != SIZE as usize {
-        return Err(format!(
-            "the board has {} ranks, expected 4 (Microchess is played on 4x4)",
-            ranks.len()
-        ));
+        return Err(E::RankCount(ranks.len()));
     }
     let mut pieces: [Option<Square>; 4] = [None; 4];
     for (i, text) in ranks.iter().enumerate() {
@@ -115,7 +118,10 @@ fn read_board(board: &str) -> Result<[Option<Square>; 4], String> {
         for c in text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if d == 0 || d > u32::from(SIZE) {
-                    return Err(format!("'{c}' in rank {} is not a count 1-4", rank + 1));
+                    return Err(E::EmptyCount {
+                        digit: c,
+                        rank: rank + 1,
+                    });
                 }
                 file += d as i8;
                 if file > SIZE as i8 {
@@ -123,23 +129,22 @@ fn read_board(board: &str) -> Result<[Option<Square>; 4], String> {
                 }
                 continue;
             }
-            let piece = Piece::from_letter(c)
-                .ok_or_else(|| format!("'{c}' is not a Microchess piece (K R k r)"))?;
+            let piece = Piece::from_letter(c).ok_or(E::UnknownPiece(c))?;
             let Some(sq) = Square::from_coords(file, rank) else {
                 file += 1;
                 break;
             };
             if pieces[piece.index()].is_some() {
-                return Err(format!("more than one '{c}' on the board"));
+                return Err(E::Twice(c));
             }
             pieces[piece.index()] = Some(sq);
             file += 1;
         }
         if file != SIZE as i8 {
-            return Err(format!(
-                "rank {} ('{text}') does not describe 4 squares",
-                rank + 1
-            ));
+            return Err(E::RankLength {
+                rank: rank + 1,
+                text: text.to_string(),
+            });
         }
     }
     Ok(pieces)

@@ -6,7 +6,8 @@
 //!
 //! * [`types`]: squares, sides, pieces, moves (`a2b2`).
 //! * [`position`]: the position, move generation, the end of the game and payoffs.
-//! * [`fen`]: `2R1/3r/Kk2/4 w - - 0 1` in and out, validated.
+//! * [`fen`]: `2R1/3r/Kk2/4 w - - 0 1` in and out, validated; [`error`], why a FEN or a
+//!   placement is refused.
 //! * [`table`]: a value per state and backward induction.
 //! * [`solve`]: the solution and the move chooser ([`choose`], [`value`]).
 //! * [`opponents`]: models of the opponent (random, capturing, the course's rational
@@ -15,6 +16,7 @@
 //! * [`chooser`]: the move chooser the engine plays it with (answers from the table).
 
 pub mod chooser;
+pub mod error;
 pub mod fen;
 pub mod opponents;
 pub mod position;
@@ -23,6 +25,7 @@ pub mod solve;
 pub mod table;
 pub mod types;
 
+pub use error::MicrochessFenError;
 pub use fen::HANDOUT_FEN;
 pub use position::{starts, Ending, Position, Status, MAX_PLIES};
 pub use rules_impl::{diagram, eval_report, game_end};

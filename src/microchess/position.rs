@@ -10,6 +10,7 @@
 //! After 30 plies in total the game is over too: a draw if both kings live, and a king
 //! captured on ply 30 gets no last move.
 
+use super::error::MicrochessFenError;
 use super::types::{Kind, Move, Piece, Side, Square};
 use crate::movelist::MoveList;
 
@@ -98,23 +99,28 @@ impl Position {
     /// A position from piece squares (White king, White rook, Black king, Black rook;
     /// `None`: captured) and plies played, checked as a FEN is: distinct squares, at most
     /// 30 plies, and a position without a king only if play can reach it.
-    pub fn from_placement(pieces: [Option<Square>; 4], plies: u8) -> Result<Position, String> {
+    pub fn from_placement(
+        pieces: [Option<Square>; 4],
+        plies: u8,
+    ) -> Result<Position, MicrochessFenError> {
         for (i, a) in pieces.iter().enumerate() {
             for (j, b) in pieces.iter().enumerate().skip(i + 1) {
                 if a.is_some() && a == b {
-                    return Err(format!(
-                        "'{}' and '{}' stand on the same square",
+                    return Err(MicrochessFenError::SameSquare(
                         Piece::ALL[i].letter(),
-                        Piece::ALL[j].letter()
+                        Piece::ALL[j].letter(),
                     ));
                 }
             }
         }
         let pos = Position::from_parts(pieces, plies.min(MAX_PLIES), 0);
         if plies > MAX_PLIES {
-            return Err(format!(
-                "{plies} plies played: the game ends after {MAX_PLIES}"
-            ));
+            return Err(MicrochessFenError::PastTheEnd {
+                fullmove: None,
+                side: pos.side_to_move(),
+                plies: u64::from(plies),
+                max: MAX_PLIES,
+            });
         }
         pos.check_reachable()?;
         Ok(pos)
@@ -364,12 +370,12 @@ impl Position {
     /// rooks from the start); one without a king must be a last-move state or the end of
     /// a game (a king was captured, and, if it is not the victim's turn, the victim's
     /// rook made the last move).
-    pub(crate) fn check_reachable(&self) -> Result<(), String> {
+    pub(crate) fn check_reachable(&self) -> Result<(), MicrochessFenError> {
         if self.halfmove > self.plies {
-            return Err(format!(
-                "{} plies since the last capture but only {} played",
-                self.halfmove, self.plies
-            ));
+            return Err(MicrochessFenError::HalfmoveAbovePlies {
+                halfmove: self.halfmove,
+                plies: self.plies,
+            });
         }
         let to_move = self.side_to_move();
         let just_moved = to_move.flip();
@@ -379,7 +385,7 @@ impl Position {
             return Ok(());
         }
         if self.plies == 0 {
-            return Err("a king is missing but no ply has been played".to_string());
+            return Err(MicrochessFenError::KingMissingAtStart);
         }
         if !king(to_move) && king(just_moved) {
             // The side that just moved captured the king: a last-move state, or over.
@@ -388,13 +394,10 @@ impl Position {
         // The side that just moved lost its king earlier, and this was its last rook move
         // (which, if the other king is gone too, captured it: a tie).
         if !rook(just_moved) {
-            return Err(format!(
-                "{} has no king and no rook, yet it made the last move",
-                just_moved.name()
-            ));
+            return Err(MicrochessFenError::LastMoverWithoutPieces(just_moved));
         }
         if self.plies < 2 {
-            return Err("a last rook move after a king capture needs 2 plies".to_string());
+            return Err(MicrochessFenError::LastRookMoveTooEarly);
         }
         Ok(())
     }

@@ -29,7 +29,7 @@ impl Rules for Position {
         Position::handout()
     }
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Position::from_fen(fen).map_err(FenError::Invalid)
+        Position::from_fen(fen).map_err(FenError::game)
     }
     fn to_fen(&self) -> String {
         Position::to_fen(self)

@@ -16,16 +16,16 @@
 //!
 //! The search thread prints the engine's answer (`move M`, thinking lines); the session
 //! plays that move on its board before it handles the next command (see
-//! `Session::cecp_absorb`). Searches that are abandoned (`force`, `new`, `result`,
+//! `ProtocolSession::cecp_absorb`). Searches that are abandoned (`force`, `new`, `result`,
 //! `undo`, a move during analysis, `quit`) are cancelled without answering.
 
 use super::output::{cecp_answer, cecp_thinking, send};
-use super::parse::GoCommand;
-use super::{truncate, Session, ENGINE_NAME};
+use super::{truncate, ProtocolSession, ENGINE_NAME};
 use crate::common::MoveError;
 use crate::engine::games;
 use crate::engine::{Answer, Event, EventSink, MAX_HASH_MB, MAX_THREADS};
 use crate::options::{OptionKind, OptionSpec};
+use crate::request::SearchRequest;
 use crate::xiangqi::fen::MAX_RULE60;
 use std::sync::Arc;
 use std::time::Duration;
@@ -191,7 +191,7 @@ fn fullmove_of(fen: &str) -> u32 {
         .unwrap_or(1)
 }
 
-/// Rewrites XBoard's Xiangqi FEN into one `Position::from_fen` reads: XBoard leaves out
+/// Rewrites XBoard's Xiangqi FEN into one [`crate::xiangqi::Position::from_fen`] reads: XBoard leaves out
 /// the castling and en-passant fields (`… b 0 1`) and may count the no-capture plies past
 /// what the 60-move rule field allows. Piece letters are read as they are (`H`/`E` and
 /// `N`/`B` both work).
@@ -253,7 +253,7 @@ fn centiseconds(text: &str) -> Option<Duration> {
         .then(|| Duration::from_millis((v.max(0.0) * 10.0).min(1e12) as u64))
 }
 
-impl Session {
+impl ProtocolSession {
     /// Enters CECP mode (`xboard`). Any search of another dialect is stopped first.
     pub(super) fn start_cecp(&mut self) {
         self.enter_dialect(super::output::Dialect::Cecp);
@@ -601,28 +601,28 @@ impl Session {
     }
 
     /// The limits of the engine's next move from the clock settings.
-    fn cecp_go_command(&self) -> GoCommand {
-        let mut go = GoCommand {
+    fn cecp_go_command(&self) -> SearchRequest {
+        let mut go = SearchRequest {
             depth: self.cecp.depth,
             draw_offered: self.cecp.draw_offered,
-            ..GoCommand::default()
+            ..SearchRequest::default()
         };
         match self.cecp.tc {
-            TimeControl::Unset => go.time_left = self.cecp.time,
+            TimeControl::Unset => go.clock.time_left = self.cecp.time,
             // XBoard runs a clock of `st` seconds for every move and flags it when it
             // runs out: unlike UCI's `movetime`, the overhead is kept back.
             TimeControl::PerMove(d) => {
                 let kept = d.saturating_sub(self.engine.settings.move_overhead);
-                go.move_time = Some(kept.max(Duration::from_millis(1)));
+                go.clock.move_time = Some(kept.max(Duration::from_millis(1)));
             }
             TimeControl::Level { moves, base, inc } => {
-                go.time_left = self.cecp.time.or((base > Duration::ZERO).then_some(base));
-                go.increment = Some(inc);
+                go.clock.time_left = self.cecp.time.or((base > Duration::ZERO).then_some(base));
+                go.clock.increment = inc;
                 if moves > 0 {
                     // Moves the side to move has made so far in this time control.
                     let fullmove = fullmove_of(&self.engine.game().fen());
                     let made = fullmove.saturating_sub(1) % moves;
-                    go.moves_to_go = Some(moves - made);
+                    go.clock.moves_to_go = Some(moves - made);
                 }
             }
         }
@@ -689,9 +689,9 @@ impl Session {
     /// (Re)starts the analysis of the current position.
     fn cecp_analyze(&mut self) {
         self.cecp_cancel();
-        let go = GoCommand {
+        let go = SearchRequest {
             infinite: true,
-            ..GoCommand::default()
+            ..SearchRequest::default()
         };
         let sink = self.cecp_sink(SearchKind::Analyze);
         self.engine.go(&go, sink);
@@ -741,15 +741,15 @@ mod tests {
     #[test]
     fn st_keeps_the_move_overhead_back() {
         // XBoard flags a move that overruns `st`; UCI's `movetime` is spent in full.
-        let mut session = Session::new();
+        let mut session = ProtocolSession::new();
         session.cecp.tc = TimeControl::PerMove(Duration::from_secs(1));
         let overhead = session.engine.settings.move_overhead;
         assert!(overhead > Duration::ZERO);
         let go = session.cecp_go_command();
-        assert_eq!(go.move_time, Some(Duration::from_secs(1) - overhead));
+        assert_eq!(go.clock.move_time, Some(Duration::from_secs(1) - overhead));
         session.cecp.tc = TimeControl::PerMove(Duration::from_millis(1));
         assert_eq!(
-            session.cecp_go_command().move_time,
+            session.cecp_go_command().clock.move_time,
             Some(Duration::from_millis(1))
         );
     }

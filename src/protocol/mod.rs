@@ -91,8 +91,9 @@ const ACCEPTED_WITHOUT_EFFECT: &[&str] = &[
     "usehash",
 ];
 
-/// Protocol state around the engine.
-pub struct Session {
+/// One conversation with a GUI or a person over standard input and output: the engine,
+/// the dialect spoken (terminal, UCCI, UCI, CECP) and its modes.
+pub struct ProtocolSession {
     engine: Engine,
     dialect: Dialect,
     /// A `go` was issued since the last `position` (for UCCI's idle `stop`).
@@ -107,16 +108,16 @@ pub struct Session {
     cecp: cecp::CecpState,
 }
 
-impl Default for Session {
+impl Default for ProtocolSession {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Session {
+impl ProtocolSession {
     /// A fresh session in terminal mode.
-    pub fn new() -> Session {
-        Session {
+    pub fn new() -> ProtocolSession {
+        ProtocolSession {
             engine: Engine::new(),
             dialect: Dialect::Terminal,
             go_since_position: false,
@@ -381,11 +382,13 @@ impl Session {
     }
 
     fn position(&mut self, args: &[&str]) {
-        let result = parse_position(args).and_then(|p| {
-            self.engine
-                .set_position(p.fen.as_deref(), &p.move_texts())
-                .map_err(|e| format!("{e} ({})", self.engine.variant()))
-        });
+        let result = parse_position(args)
+            .map_err(|e| e.to_string())
+            .and_then(|p| {
+                self.engine
+                    .set_position(p.fen.as_deref(), &p.move_texts())
+                    .map_err(|e| format!("{e} ({})", self.engine.variant()))
+            });
         match result {
             Ok(()) => self.go_since_position = false,
             Err(e) => self.complain(&format!(
@@ -439,8 +442,8 @@ impl Session {
         } else {
             1
         };
-        let go = parse_go(args, keys, unit);
-        for w in &go.warnings {
+        let (go, warnings) = parse_go(args, keys, unit);
+        for w in &warnings {
             self.complain(&format!("go: {w}"));
         }
         if let Some(d) = go.perft {
@@ -538,8 +541,8 @@ impl Session {
                 .engine
                 .game_option("UseNNUE")
                 .map_or(crate::xiangqi::nnue::DEFAULT_ENABLED, |v| v == "true"),
-            Some(name) => match crate::xiangqi::nnue::network_named(name) {
-                Some(use_network) => use_network,
+            Some(name) => match crate::xiangqi::nnue::Evaluation::named(name) {
+                Some(evaluation) => evaluation.uses_network(),
                 None => {
                     self.complain(&format!("bench: unknown evaluation '{name}' (hce or nnue)"));
                     return;
@@ -601,7 +604,7 @@ fn truncate(s: &str, n: usize) -> String {
 pub fn run() {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let mut session = Session::new();
+    let mut session = ProtocolSession::new();
     let mut buf = Vec::new();
     loop {
         buf.clear();

@@ -2,7 +2,7 @@
 //! `setoption`). They build a fresh value and return a one-line error on bad input; the
 //! caller commits only on success.
 
-pub use crate::engine::GoCommand;
+use crate::request::SearchRequest;
 use std::time::Duration;
 
 /// Reads a non-negative number; negative clock values (seen from some GUIs when a flag
@@ -26,8 +26,15 @@ fn number(tok: Option<&&str>) -> Option<u64> {
 /// for the second; ThreeChess: `btime`/`gtime`/`rtime`); the other players' clocks are
 /// read and ignored. `unit_ms` is the multiplier for UCCI's `time`/`increment`/`opptime`
 /// (1 in milliseconds mode, 1000 in seconds mode); UCI times are always milliseconds.
-pub fn parse_go(words: &[&str], clock_keys: (&str, &str), unit_ms: u64) -> GoCommand {
-    let mut go = GoCommand::default();
+/// Returns the request and the keywords or numbers that could not be understood
+/// (reported, not fatal).
+pub fn parse_go(
+    words: &[&str],
+    clock_keys: (&str, &str),
+    unit_ms: u64,
+) -> (SearchRequest, Vec<String>) {
+    let mut go = SearchRequest::default();
+    let mut warnings = Vec::new();
     let mut i = 0;
     let ms = |v: u64, unit: u64| Duration::from_millis(v.saturating_mul(unit));
     while i < words.len() {
@@ -49,12 +56,12 @@ pub fn parse_go(words: &[&str], clock_keys: (&str, &str), unit_ms: u64) -> GoCom
                         "depth" => go.depth = Some(v.min(1000) as i32),
                         "mate" => go.mate = Some(v.min(1000) as u32),
                         "nodes" => go.nodes = Some(v),
-                        "time" => go.time_left = Some(ms(v, unit_ms)),
-                        "increment" => go.increment = Some(ms(v, unit_ms)),
-                        "movestogo" => go.moves_to_go = Some(v.min(10_000) as u32),
-                        "movetime" => go.move_time = Some(ms(v, 1)),
-                        k if k == clock_keys.0 => go.time_left = Some(ms(v, 1)),
-                        k if k == clock_keys.1 => go.increment = Some(ms(v, 1)),
+                        "time" => go.clock.time_left = Some(ms(v, unit_ms)),
+                        "increment" => go.clock.increment = ms(v, unit_ms),
+                        "movestogo" => go.clock.moves_to_go = Some(v.min(10_000) as u32),
+                        "movetime" => go.clock.move_time = Some(ms(v, 1)),
+                        k if k == clock_keys.0 => go.clock.time_left = Some(ms(v, 1)),
+                        k if k == clock_keys.1 => go.clock.increment = ms(v, 1),
                         "perft" => go.perft = Some(v.min(20) as u32),
                         // The opponents' clocks do not change our allocation.
                         _ => {}
@@ -72,10 +79,10 @@ pub fn parse_go(words: &[&str], clock_keys: (&str, &str), unit_ms: u64) -> GoCom
                     consumed += 1;
                 }
             }
-            _ => go.warnings.push(format!("ignored '{w}'")),
+            _ => warnings.push(format!("ignored '{w}'")),
         }
         if bad_value {
-            go.warnings.push(format!(
+            warnings.push(format!(
                 "'{w}' needs a number, got '{}'",
                 next.copied().unwrap_or("")
             ));
@@ -85,7 +92,7 @@ pub fn parse_go(words: &[&str], clock_keys: (&str, &str), unit_ms: u64) -> GoCom
         }
         i += consumed;
     }
-    go
+    (go, warnings)
 }
 
 fn is_keyword(w: &str) -> bool {
@@ -133,9 +140,35 @@ impl PositionCommand {
     }
 }
 
+/// Why the words of a `position` command are not one; `Display` gives one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A word after `startpos` other than `moves`.
+    AfterStartpos(String),
+    /// `fen` without a FEN.
+    NoFen,
+    /// Neither `fen` nor `startpos` (the word found, if any).
+    NoSetup(Option<String>),
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionError::AfterStartpos(w) => write!(f, "unexpected '{w}' after startpos"),
+            PositionError::NoFen => write!(f, "'fen' needs a FEN"),
+            PositionError::NoSetup(Some(w)) => {
+                write!(f, "expected 'fen' or 'startpos', got '{w}'")
+            }
+            PositionError::NoSetup(None) => write!(f, "expected 'fen' or 'startpos'"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
 /// Parses `[fen F… | startpos] [moves m…]` (the words after `position`, or a Cyclone
 /// `fen …`/`startpos …` line). The game checks the FEN and the moves.
-pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
+pub fn parse_position(words: &[&str]) -> Result<PositionCommand, PositionError> {
     let moves_at = words.iter().position(|w| *w == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&words[..i], &words[i + 1..]),
@@ -143,11 +176,11 @@ pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
     };
     let fen = match setup.first() {
         Some(&"startpos") if setup.len() == 1 => None,
-        Some(&"startpos") => return Err(format!("unexpected '{}' after startpos", setup[1])),
+        Some(&"startpos") => return Err(PositionError::AfterStartpos(setup[1].to_string())),
         Some(&"fen") if setup.len() > 1 => Some(setup[1..].join(" ")),
-        Some(&"fen") => return Err("'fen' needs a FEN".to_string()),
-        Some(w) => return Err(format!("expected 'fen' or 'startpos', got '{w}'")),
-        None => return Err("expected 'fen' or 'startpos'".to_string()),
+        Some(&"fen") => return Err(PositionError::NoFen),
+        Some(w) => return Err(PositionError::NoSetup(Some(w.to_string()))),
+        None => return Err(PositionError::NoSetup(None)),
     };
     Ok(PositionCommand {
         fen,
@@ -219,44 +252,44 @@ mod tests {
     #[test]
     fn go_ucci_seconds_and_milliseconds() {
         let red = ("wtime", "winc");
-        let g = parse_go(
+        let (g, _) = parse_go(
             &w("time 300 increment 2 opptime 280 oppincrement 2"),
             red,
             1000,
         );
-        assert_eq!(g.time_left, Some(Duration::from_secs(300)));
-        assert_eq!(g.increment, Some(Duration::from_secs(2)));
-        let g = parse_go(&w("ponder time 295000 movestogo 10"), red, 1);
+        assert_eq!(g.clock.time_left, Some(Duration::from_secs(300)));
+        assert_eq!(g.clock.increment, Duration::from_secs(2));
+        let (g, _) = parse_go(&w("ponder time 295000 movestogo 10"), red, 1);
         assert!(g.ponder);
-        assert_eq!(g.time_left, Some(Duration::from_millis(295_000)));
-        assert_eq!(g.moves_to_go, Some(10));
+        assert_eq!(g.clock.time_left, Some(Duration::from_millis(295_000)));
+        assert_eq!(g.clock.moves_to_go, Some(10));
     }
 
     #[test]
     fn go_uci_side_and_garbage() {
         let black = ("btime", "binc");
-        let g = parse_go(&w("wtime 1000 btime 2000 winc 10 binc 20"), black, 1);
-        assert_eq!(g.time_left, Some(Duration::from_millis(2000)));
-        assert_eq!(g.increment, Some(Duration::from_millis(20)));
+        let (g, _) = parse_go(&w("wtime 1000 btime 2000 winc 10 binc 20"), black, 1);
+        assert_eq!(g.clock.time_left, Some(Duration::from_millis(2000)));
+        assert_eq!(g.clock.increment, Duration::from_millis(20));
         // ThreeChess: green's clock among three.
-        let g = parse_go(&w("btime 1000 gtime 3000 rtime 2000"), ("gtime", "ginc"), 1);
-        assert_eq!(g.time_left, Some(Duration::from_millis(3000)));
-        assert!(g.warnings.is_empty());
-        let g = parse_go(&w("depth banana nodes 100 frobnicate"), black, 1);
+        let (g, warnings) = parse_go(&w("btime 1000 gtime 3000 rtime 2000"), ("gtime", "ginc"), 1);
+        assert_eq!(g.clock.time_left, Some(Duration::from_millis(3000)));
+        assert!(warnings.is_empty());
+        let (g, warnings) = parse_go(&w("depth banana nodes 100 frobnicate"), black, 1);
         assert_eq!(g.depth, None);
         assert_eq!(g.nodes, Some(100));
-        assert_eq!(g.warnings.len(), 2);
-        let g = parse_go(&w("wtime -50 depth"), ("wtime", "winc"), 1);
-        assert_eq!(g.time_left, Some(Duration::ZERO));
-        assert_eq!(g.warnings.len(), 1);
-        let g = parse_go(&w("searchmoves h2e2 b0c2 depth 3"), black, 1);
+        assert_eq!(warnings.len(), 2);
+        let (g, warnings) = parse_go(&w("wtime -50 depth"), ("wtime", "winc"), 1);
+        assert_eq!(g.clock.time_left, Some(Duration::ZERO));
+        assert_eq!(warnings.len(), 1);
+        let (g, _) = parse_go(&w("searchmoves h2e2 b0c2 depth 3"), black, 1);
         assert_eq!(g.search_moves, ["h2e2", "b0c2"]);
         assert_eq!(g.depth, Some(3));
     }
 
     #[test]
     fn go_mate_is_a_limit_of_its_own() {
-        let g = parse_go(&w("mate 4"), ("wtime", "winc"), 1);
+        let (g, _) = parse_go(&w("mate 4"), ("wtime", "winc"), 1);
         assert_eq!((g.mate, g.depth), (Some(4), None));
         assert!(!g.has_no_limit());
     }
@@ -269,10 +302,16 @@ mod tests {
         let p = parse_position(&w("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves")).unwrap();
         assert_eq!(p.fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
         assert!(p.moves.is_empty());
-        assert!(parse_position(&w("startpos now")).is_err());
-        assert!(parse_position(&w("fen")).is_err());
-        assert!(parse_position(&w("sideways")).is_err());
-        assert!(parse_position(&[]).is_err());
+        assert_eq!(
+            parse_position(&w("startpos now")),
+            Err(PositionError::AfterStartpos("now".into()))
+        );
+        assert_eq!(parse_position(&w("fen")), Err(PositionError::NoFen));
+        assert_eq!(
+            parse_position(&w("sideways")),
+            Err(PositionError::NoSetup(Some("sideways".into())))
+        );
+        assert_eq!(parse_position(&[]), Err(PositionError::NoSetup(None)));
     }
 
     #[test]

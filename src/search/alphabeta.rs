@@ -219,7 +219,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.root_moves = legal
             .iter()
             .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
-            .filter(|m| !limits.banned_moves.contains(m))
+            .filter(|m| !limits.banned.contains(m))
             .map(|&m| RootMove {
                 mv: m,
                 score: -INFINITY,
@@ -229,8 +229,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             })
             .collect();
         if self.root_moves.is_empty() {
-            // No legal move: lost (checkmate or stalemate).
-            let score = if legal.is_empty() { -MATE } else { 0 };
+            // No legal move: what that means is the game's to say (Xiangqi: lost, mate or
+            // stalemate; Baroque: a draw). Legal moves, all of them banned: 0.
+            let score = if legal.is_empty() {
+                outcome_score(pos.no_moves_outcome(), 0, self.draw_score(pos))
+            } else {
+                0
+            };
             if self.id == 0 {
                 self.shared.control.stop();
             }
@@ -348,7 +353,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 break;
             }
             // `go mate N`: a mate short enough is what was asked for.
-            if let Some(n) = limits.mate {
+            if let Some(n) = limits.mate.map(|n| n.min(1000) as i32) {
                 if best_score >= MATE_BOUND && (MATE - best_score + 1) / 2 <= n {
                     break;
                 }
@@ -985,8 +990,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 // Only the excluded move: it is singular.
                 return alpha;
             }
-            // No legal move (pruning only starts after one move): lost, stalemate included.
-            return -(MATE - ply as i32);
+            // No legal move (pruning only starts after one move): the game says what that
+            // means.
+            return outcome_score(pos.no_moves_outcome(), ply, self.draw_score(pos));
         }
         if excluded.is_some() {
             // A verification search: its result is not this node's value.
@@ -1094,7 +1100,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         if in_check && moves == 0 {
-            return -(MATE - ply as i32);
+            // Every evasion was tried: no legal move.
+            return outcome_score(pos.no_moves_outcome(), ply, self.draw_score(pos));
         }
         let bound = if best_score >= beta {
             Bound::Lower

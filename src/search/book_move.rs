@@ -6,10 +6,9 @@
 //! may forbid (perpetual check or chase). Such moves are skipped, so a book never plays
 //! what the search itself would refuse; any repetition at all is skipped, to be safe.
 
-use super::Limits;
 use crate::book::BookEntry;
-use crate::chooser::BookRequest;
 use crate::game::Game;
+use crate::request::{BookRequest, SearchRequest};
 
 /// How far back a repetition is looked for after a book move: every position of the
 /// game (the rules' own reach bounds it further).
@@ -29,11 +28,12 @@ pub fn mix(seed: u64) -> u64 {
 /// refused here.
 pub fn book_move<G: Game>(
     pos: &G,
-    request: &BookRequest,
-    limits: &Limits<G::Move>,
+    book: &BookRequest,
+    limits: &SearchRequest<G::Move>,
     random: u64,
 ) -> Option<(G::Move, BookEntry)> {
-    let book = &request.book;
+    let variety = book.variety;
+    let book = &book.book;
     if book.game() != G::NAME {
         return None;
     }
@@ -46,7 +46,7 @@ pub fn book_move<G: Game>(
     };
     let allowed = |m: G::Move| {
         if !pos.is_legal(m)
-            || limits.banned_moves.contains(&m)
+            || limits.banned.contains(&m)
             || (!limits.search_moves.is_empty() && !limits.search_moves.contains(&m))
         {
             return false;
@@ -57,7 +57,7 @@ pub fn book_move<G: Game>(
             .rule_outcome(WHOLE_GAME, limits.judge_repetitions)
             .is_none()
     };
-    let entry = book.choose(key.key, request.variety, random, |code| {
+    let entry = book.choose(key.key, variety, random, |code| {
         decode(code).is_some_and(allowed)
     })?;
     Some((decode(entry.mv)?, entry))

@@ -1,10 +1,11 @@
 //! The generic search as a move chooser: how every two-player [`Game`] is played.
 
 use super::book_move::{book_move, mix};
-use super::{search_reporting, skill, Limits, SearchInfo, SearchState};
-use crate::chooser::{Choice, ChoiceJob, MoveChooser, SearchTask};
+use super::{search_reporting, skill, SearchInfo, SearchState};
+use crate::chooser::{Choice, ChoiceJob, MoveChooser};
 use crate::game::Game;
 use crate::report::{Event, EventSink, InfoReport, ProbeReport, Wdl};
+use crate::request::SearchRequest;
 use crate::time::SearchControl;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -100,43 +101,30 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
     fn search_job(
         &mut self,
         pos: &G,
-        task: SearchTask<G::Move>,
+        mut request: SearchRequest<G::Move>,
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         sink: EventSink,
     ) -> ChoiceJob<G::Move> {
-        let request = task.request;
-        let level = request.skill_level;
+        let level = request.skill_level.unwrap_or(skill::MAX_LEVEL);
         let randomness = request.randomness;
         let weaker = level < skill::MAX_LEVEL;
         let varied = weaker || randomness > 0;
-        let mut limits = Limits {
-            depth: request.depth,
-            nodes: request.nodes,
-            mate: request.mate.map(|n| n.min(1000) as i32),
-            infinite: request.infinite,
-            search_moves: task.search_moves,
-            banned_moves: task.banned,
-            threads: request.threads,
-            contempt: request.contempt,
-            multipv: request.multipv,
-            judge_repetitions: request.judge_repetitions,
-        };
         if varied {
-            limits.multipv = limits.multipv.max(skill::LINES);
+            request.multipv = request.multipv.max(skill::LINES);
         }
         if weaker {
-            limits.depth = match (limits.depth, skill::depth_cap(level)) {
+            request.depth = match (request.depth, skill::depth_cap(level)) {
                 (Some(d), Some(cap)) => Some(d.min(cap)),
                 (d, cap) => d.or(cap),
             };
         }
         let pos = pos.clone();
         let state = Arc::clone(&self.state);
-        let book = request.book;
+        let book = request.book.take();
         Box::new(move || {
             if let Some(book) = &book {
-                if let Some((m, entry)) = book_move(&pos, book, &limits, mix(clock_seed())) {
+                if let Some((m, entry)) = book_move(&pos, book, &request, mix(clock_seed())) {
                     let note = if entry.depth > 0 {
                         format!(
                             "book move {m} (weight {}, score {})",
@@ -166,7 +154,7 @@ impl<G: Game> MoveChooser<G> for AlphaBeta<G> {
             };
             let result = search_reporting(
                 &pos,
-                &limits,
+                &request,
                 &tt,
                 &control,
                 &on_info,

@@ -1,9 +1,10 @@
 //! Search: iterative deepening with aspiration windows over a principal variation search,
 //! quiescence, a shared transposition table and Lazy SMP helper threads.
 //!
-//! Generic over [`Game`]; the protocol layer talks to it through [`Limits`],
-//! [`SearchControl`] (stop flag, ponder state, deadlines), the info callback and the
-//! returned [`SearchResult`].
+//! Generic over [`Game`]; it reads what it is asked in a [`SearchRequest`] (the one
+//! request type from the protocols to every search), is steered by a [`SearchControl`]
+//! (stop flag, ponder state, deadlines), reports through the info callback and answers
+//! with a [`SearchResult`].
 
 mod alphabeta;
 pub mod book_move;
@@ -16,6 +17,7 @@ pub mod stats;
 
 use crate::game::Game;
 pub use crate::report::{Score, ScoreBound};
+use crate::request::SearchRequest;
 pub use crate::time::SearchControl;
 use crate::tt::{TranspositionTable, MATE};
 use alphabeta::Searcher;
@@ -27,52 +29,6 @@ use std::time::Duration;
 
 /// Score bounds.
 pub const INFINITY: i32 = MATE + 1;
-
-/// What to search for.
-#[derive(Clone, Debug)]
-pub struct Limits<M> {
-    /// Maximum depth (iterations).
-    pub depth: Option<i32>,
-    /// Maximum nodes (all threads together).
-    pub nodes: Option<u64>,
-    /// UCI `go mate N`: stop as soon as a mate in N moves or fewer is found (the other
-    /// limits still apply).
-    pub mate: Option<i32>,
-    /// Search until told to stop (also: never stop on a found mate or the depth limit
-    /// before `stop`).
-    pub infinite: bool,
-    /// Only these root moves (empty = all).
-    pub search_moves: Vec<M>,
-    /// Root moves that may not be played (UCCI `banmoves`, rule rulings).
-    pub banned_moves: Vec<M>,
-    /// Number of helper threads plus one.
-    pub threads: usize,
-    /// Number of best lines to search and report (MultiPV); 1 for normal play.
-    pub multipv: usize,
-    /// Contempt: how much worse than 0 a draw by rule is for the side to move at the
-    /// root (positive: avoid draws), in evaluation units.
-    pub contempt: i32,
-    /// Judge repetitions by the game's rules (perpetual check and chase lose); false makes
-    /// every repetition a draw.
-    pub judge_repetitions: bool,
-}
-
-impl<M> Default for Limits<M> {
-    fn default() -> Self {
-        Limits {
-            depth: None,
-            nodes: None,
-            mate: None,
-            infinite: false,
-            search_moves: Vec::new(),
-            banned_moves: Vec::new(),
-            threads: 1,
-            multipv: 1,
-            contempt: 0,
-            judge_repetitions: true,
-        }
-    }
-}
 
 /// One progress report (an `info` line).
 #[derive(Clone, Debug)]
@@ -138,7 +94,7 @@ pub struct SearchResult<M> {
 pub(crate) struct Shared<'a, M> {
     pub tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
-    pub limits: &'a Limits<M>,
+    pub limits: &'a SearchRequest<M>,
     /// Nodes per thread, published every few hundred nodes.
     pub nodes: Vec<AtomicU64>,
     /// Where the main thread reports the root move it is on, if anyone listens.
@@ -191,7 +147,7 @@ impl<G: Game> SearchState<G> {
 /// Runs a search on `pos` with no memory of earlier searches. See [`search_with_state`].
 pub fn search<G: Game>(
     pos: &G,
-    limits: &Limits<G::Move>,
+    limits: &SearchRequest<G::Move>,
     tt: &TranspositionTable,
     control: &SearchControl,
     on_info: InfoCallback<'_, G::Move>,
@@ -205,7 +161,7 @@ pub fn search<G: Game>(
 /// or ponder searches, until stopped or ponder-hit.
 pub fn search_with_state<G: Game>(
     pos: &G,
-    limits: &Limits<G::Move>,
+    limits: &SearchRequest<G::Move>,
     tt: &TranspositionTable,
     control: &SearchControl,
     on_info: InfoCallback<'_, G::Move>,
@@ -218,7 +174,7 @@ pub fn search_with_state<G: Game>(
 /// `on_currmove` once the search has run [`CURRMOVE_AFTER_MS`].
 pub fn search_reporting<G: Game>(
     pos: &G,
-    limits: &Limits<G::Move>,
+    limits: &SearchRequest<G::Move>,
     tt: &TranspositionTable,
     control: &SearchControl,
     on_info: InfoCallback<'_, G::Move>,

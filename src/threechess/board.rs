@@ -196,7 +196,7 @@ impl Board {
     }
 
     /// Whether the game is over by a king capture or the ply limit (a player without a
-    /// legal move is found by the move generator, see [`crate::game::Rules::game_end`]).
+    /// legal move is found by the move generator, see [`Board::ending`]).
     #[inline(always)]
     pub fn finished(&self) -> bool {
         self.status != Status::Ongoing || self.ply_limit.is_some_and(|l| self.plies >= l)

@@ -9,19 +9,20 @@
 use super::board::Board;
 use super::eval;
 use super::search::{
-    self, Algorithm, ThreeInfo, ThreeLimits, DEFAULT_ALGORITHM, DEFAULT_FALLIBILITY,
+    self, Algorithm, ThreeInfo, ThreeSettings, DEFAULT_ALGORITHM, DEFAULT_FALLIBILITY,
     MAX_FALLIBILITY,
 };
 use super::types::Move;
-use crate::chooser::{Choice, ChoiceJob, MoveChooser, SearchTask};
+use crate::chooser::{Choice, ChoiceJob, MoveChooser};
 use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue, Shown};
 use crate::report::{Event, EventSink, InfoReport, ProbeReport, Score, ScoreBound};
+use crate::request::SearchRequest;
 use crate::time::{self, Budget, Clock, SearchControl, TimeSettings};
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
 
 /// `ThreeFallibility`: how much the root prefers moves that weak opponents are likely to
-/// answer by leaving a king en prise (see [`ThreeLimits::fallibility`]).
+/// answer by leaving a king en prise (see [`ThreeSettings::fallibility`]).
 const FALLIBILITY_OPTION: OptionSpec = OptionSpec::new(
     "ThreeFallibility",
     OptionKind::Spin {
@@ -118,28 +119,21 @@ impl MoveChooser<Board> for ThreePlayerSearch {
     fn search_job(
         &mut self,
         pos: &Board,
-        task: SearchTask<Move>,
+        mut request: SearchRequest<Move>,
         tt: Arc<TranspositionTable>,
         control: Arc<SearchControl>,
         sink: EventSink,
     ) -> ChoiceJob<Move> {
-        let mut search_moves = task.search_moves;
         // Banned moves (UCCI) leave the root: search the others only.
-        if !task.banned.is_empty() {
-            if search_moves.is_empty() {
-                search_moves = pos.legal_moves_list().iter().copied().collect();
+        if !request.banned.is_empty() {
+            if request.search_moves.is_empty() {
+                request.search_moves = pos.legal_moves_list().iter().copied().collect();
             }
-            search_moves.retain(|m| !task.banned.contains(m));
+            let banned = std::mem::take(&mut request.banned);
+            request.search_moves.retain(|m| !banned.contains(m));
         }
-        // The search reads its deadlines from its limits, not from the control.
-        let budget = task.budget;
-        let limits = ThreeLimits {
-            depth: task.request.depth,
-            nodes: task.request.nodes,
-            soft: budget.and_then(|b| b.soft),
-            hard: budget.map(|b| b.hard),
-            infinite: task.request.infinite,
-            search_moves,
+        // The search reads its deadlines from the request's budget, not from the control.
+        let settings = ThreeSettings {
             algorithm: self.algorithm,
             params: eval::DEFAULT_PARAMS,
             fallibility: self.fallibility,
@@ -147,7 +141,7 @@ impl MoveChooser<Board> for ThreePlayerSearch {
         let pos = pos.clone();
         Box::new(move || {
             let on_info = |info: &ThreeInfo| sink(Event::Info(&info_report(info, tt.hashfull())));
-            let result = search::search(&pos, &limits, &tt, &control, &on_info);
+            let result = search::search(&pos, &request, &settings, &tt, &control, &on_info);
             Choice {
                 best: result.best_move,
                 ponder: result.ponder_move,

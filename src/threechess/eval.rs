@@ -22,12 +22,13 @@
 use super::board::Board;
 use super::geometry::KING_TARGETS;
 use super::types::{squares_of, Kind, Player, Square, Squares};
+use std::fmt;
 
 /// Material values (centipawns) by [`Kind::index`]; the king's is not counted (a
 /// captured king ends the game).
 pub const VALUES: [i32; 6] = [100, 300, 325, 500, 950, 0];
 
-/// The evaluation's tunable weights (the searches take them from their limits, so that
+/// The evaluation's tunable weights (the searches take them from their settings, so that
 /// matches can set variants against each other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
@@ -46,22 +47,57 @@ impl Default for Params {
 
 impl Params {
     /// Reads `P,N,B,R,Q` material values (centipawns), e.g. `100,300,300,500,900`.
-    pub fn parse_values(text: &str) -> Result<Params, String> {
+    pub fn parse_values(text: &str) -> Result<Params, ValuesError> {
+        let bad = |reason| ValuesError {
+            text: text.to_string(),
+            reason,
+        };
         let v: Vec<i32> = text
             .split(',')
             .map(|x| x.trim().parse::<i32>())
             .collect::<Result<_, _>>()
-            .map_err(|e| format!("bad material values `{text}`: {e}"))?;
+            .map_err(|e| bad(ValuesFault::NotANumber(e)))?;
         if v.len() != 5 || v.iter().any(|&x| !(0..=10_000).contains(&x)) {
-            return Err(format!(
-                "material values `{text}`: five numbers 0..=10000 (P,N,B,R,Q) expected"
-            ));
+            return Err(bad(ValuesFault::NotFiveInRange));
         }
         Ok(Params {
             values: [v[0], v[1], v[2], v[3], v[4], 0],
         })
     }
 }
+
+/// Why a text is not `P,N,B,R,Q` material values; `Display` gives one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValuesError {
+    /// The text given.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: ValuesFault,
+}
+
+/// What is wrong with material values ([`ValuesError`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValuesFault {
+    /// A value that is not a whole number.
+    NotANumber(std::num::ParseIntError),
+    /// Not five values, or one outside `0..=10000`.
+    NotFiveInRange,
+}
+
+impl fmt::Display for ValuesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = &self.text;
+        match &self.reason {
+            ValuesFault::NotANumber(e) => write!(f, "bad material values `{text}`: {e}"),
+            ValuesFault::NotFiveInRange => write!(
+                f,
+                "material values `{text}`: five numbers 0..=10000 (P,N,B,R,Q) expected"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ValuesError {}
 
 /// Value of a kind for ordering and exchanges, the king's high.
 pub const ORDER_VALUES: [i32; 6] = [100, 300, 325, 500, 950, 4000];

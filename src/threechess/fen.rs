@@ -18,6 +18,7 @@
 
 use super::board::{Board, Status};
 use super::types::{Kind, Piece, Player, Square};
+use std::fmt;
 
 /// The start position's FEN.
 pub const START_FEN: &str = "8/8/bPbPbPbPbPbPbPbP/bRbNbBbQbKbBbNbR|8/8/gPgPgPgPgPgPgPgP/gRgNgBgQgKgBgNgR|8/8/rPrPrPrPrPrPrPrP/rRrNrBrQrKrBrNrR b 0";
@@ -26,37 +27,140 @@ fn player_letter(p: Player) -> char {
     p.letter().to_ascii_lowercase()
 }
 
+/// Why a text is not a ThreeChess FEN; `Display` gives one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ThreeChessFenError {
+    /// Nothing to read.
+    Empty,
+    /// More than three whitespace-separated fields (how many).
+    FieldCount(usize),
+    /// The board is not three `|`-separated sections (how many).
+    SectionCount(usize),
+    /// A section does not have four ranks.
+    RankCount {
+        /// The section's owner.
+        section: Player,
+        /// Ranks found.
+        found: usize,
+    },
+    /// An empty-square count that is not 1 to 8.
+    EmptyCount(char),
+    /// Something in the rank that is not a piece (`bK`, `gP`, …).
+    BadPiece {
+        /// The rank.
+        rank: String,
+    },
+    /// A rank that runs past file H.
+    TooManyFiles {
+        /// The rank.
+        rank: String,
+    },
+    /// A rank that stops short of file H.
+    TooFewFiles {
+        /// The rank.
+        rank: String,
+        /// Files it described.
+        files: u8,
+    },
+    /// A pawn on another player's back rank (it would have been promoted).
+    PromotedPawn {
+        /// The pawn's owner.
+        owner: Player,
+        /// Where it stands.
+        square: Square,
+    },
+    /// The side-to-move field is not a player.
+    BadSide(String),
+    /// No side-to-move field.
+    MissingSide,
+    /// The ply count is not a number.
+    BadPlies(String),
+    /// A player has more than one king.
+    ExtraKing(Player),
+    /// A player has more than 8 pawns.
+    TooManyPawns(Player),
+    /// A player has more than 16 pieces.
+    TooManyPieces(Player),
+    /// A king is missing, but its owner moved last: nobody took it.
+    KingNotTaken(Player),
+    /// Two or three kings are missing.
+    KingsMissing,
+}
+
+impl fmt::Display for ThreeChessFenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ThreeChessFenError as E;
+        match self {
+            E::Empty => write!(f, "empty ThreeChess FEN"),
+            E::FieldCount(n) => write!(
+                f,
+                "ThreeChess FEN has {n} fields, expected `<blue>|<green>|<red> <side> [<plies>]`"
+            ),
+            E::SectionCount(n) => write!(
+                f,
+                "ThreeChess FEN board needs three sections separated by `|`, found {n}"
+            ),
+            E::RankCount { section, found } => write!(
+                f,
+                "section {} has {found} ranks, expected 4",
+                section.letter()
+            ),
+            E::EmptyCount(c) => write!(f, "bad empty-square count `{c}` in FEN"),
+            E::BadPiece { rank } => write!(
+                f,
+                "bad piece in ThreeChess FEN rank `{rank}` (pieces are `bK`, `gP`, `rQ`, …)"
+            ),
+            E::TooManyFiles { rank } => write!(f, "rank `{rank}` has more than 8 files"),
+            E::TooFewFiles { rank, files } => {
+                write!(f, "rank `{rank}` has {files} files, expected 8")
+            }
+            E::PromotedPawn { owner, square } => {
+                write!(f, "{owner} pawn on {square}: it would have been promoted")
+            }
+            E::BadSide(s) => write!(f, "bad side to move `{s}`"),
+            E::MissingSide => write!(f, "ThreeChess FEN lacks the side to move (b, g or r)"),
+            E::BadPlies(s) => write!(f, "bad ply count `{s}`"),
+            E::ExtraKing(p) => write!(f, "{p} has more than one king"),
+            E::TooManyPawns(p) => write!(f, "{p} has more than 8 pawns"),
+            E::TooManyPieces(p) => write!(f, "{p} has more than 16 pieces"),
+            E::KingNotTaken(p) => {
+                write!(
+                    f,
+                    "{p}'s king is missing but {p} moved last: no one took it"
+                )
+            }
+            E::KingsMissing => write!(f, "more than one king is missing"),
+        }
+    }
+}
+
+impl std::error::Error for ThreeChessFenError {}
+
 impl Board {
-    /// Reads a FEN (see the module documentation), with a one-line reason when it is not
-    /// a ThreeChess position.
-    pub fn from_fen(fen: &str) -> Result<Board, String> {
+    /// Reads a FEN (see the module documentation), with the reason when it is not a
+    /// ThreeChess position.
+    pub fn from_fen(fen: &str) -> Result<Board, ThreeChessFenError> {
+        use ThreeChessFenError as E;
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
-            return Err("empty ThreeChess FEN".into());
+            return Err(E::Empty);
         }
         if fields.len() > 3 {
-            return Err(format!(
-                "ThreeChess FEN has {} fields, expected `<blue>|<green>|<red> <side> [<plies>]`",
-                fields.len()
-            ));
+            return Err(E::FieldCount(fields.len()));
         }
         let sections: Vec<&str> = fields[0].split('|').collect();
         if sections.len() != 3 {
-            return Err(format!(
-                "ThreeChess FEN board needs three sections separated by `|`, found {}",
-                sections.len()
-            ));
+            return Err(E::SectionCount(sections.len()));
         }
         let mut b = Board::empty();
         let mut counts = [[0u32; 6]; 3];
         for (section, text) in Player::ALL.into_iter().zip(&sections) {
             let ranks: Vec<&str> = text.split('/').collect();
             if ranks.len() != 4 {
-                return Err(format!(
-                    "section {} has {} ranks, expected 4",
-                    section.letter(),
-                    ranks.len()
-                ));
+                return Err(E::RankCount {
+                    section,
+                    found: ranks.len(),
+                });
             }
             for (row, rank_text) in ranks.iter().enumerate() {
                 let rank = 3 - row as u8;
@@ -65,60 +169,62 @@ impl Board {
                 while let Some(c) = chars.next() {
                     if let Some(d) = c.to_digit(10) {
                         if d == 0 || d > 8 {
-                            return Err(format!("bad empty-square count `{c}` in FEN"));
+                            return Err(E::EmptyCount(c));
                         }
                         file += d as u8;
                     } else {
                         let owner = Player::parse(&c.to_string()).filter(|_| c.is_lowercase());
                         let kind = chars.next().and_then(Kind::from_letter);
                         let (Some(owner), Some(kind)) = (owner, kind) else {
-                            return Err(format!(
-                                "bad piece in ThreeChess FEN rank `{rank_text}` (pieces are \
-                                 `bK`, `gP`, `rQ`, …)"
-                            ));
+                            return Err(E::BadPiece {
+                                rank: rank_text.to_string(),
+                            });
                         };
                         if file >= 8 {
-                            return Err(format!("rank `{rank_text}` has more than 8 files"));
+                            return Err(E::TooManyFiles {
+                                rank: rank_text.to_string(),
+                            });
                         }
                         let sq = Square::at(section, rank, file);
                         if kind == Kind::Pawn && rank == 0 && section != owner {
-                            return Err(format!(
-                                "{owner} pawn on {sq}: it would have been promoted"
-                            ));
+                            return Err(E::PromotedPawn { owner, square: sq });
                         }
                         counts[owner.index()][kind.index()] += 1;
                         b.put(sq, Piece::new(owner, kind));
                         file += 1;
                     }
                     if file > 8 {
-                        return Err(format!("rank `{rank_text}` has more than 8 files"));
+                        return Err(E::TooManyFiles {
+                            rank: rank_text.to_string(),
+                        });
                     }
                 }
                 if file != 8 {
-                    return Err(format!("rank `{rank_text}` has {file} files, expected 8"));
+                    return Err(E::TooFewFiles {
+                        rank: rank_text.to_string(),
+                        files: file,
+                    });
                 }
             }
         }
         let side = match fields.get(1) {
-            Some(s) => Player::parse(s).ok_or_else(|| format!("bad side to move `{s}`"))?,
-            None => return Err("ThreeChess FEN lacks the side to move (b, g or r)".into()),
+            Some(s) => Player::parse(s).ok_or_else(|| E::BadSide(s.to_string()))?,
+            None => return Err(E::MissingSide),
         };
         let plies = match fields.get(2) {
-            Some(s) => s
-                .parse::<u32>()
-                .map_err(|_| format!("bad ply count `{s}`"))?,
+            Some(s) => s.parse::<u32>().map_err(|_| E::BadPlies(s.to_string()))?,
             None => 0,
         };
         for p in Player::ALL {
             let c = &counts[p.index()];
             if c[Kind::King.index()] > 1 {
-                return Err(format!("{p} has more than one king"));
+                return Err(E::ExtraKing(p));
             }
             if c[Kind::Pawn.index()] > 8 {
-                return Err(format!("{p} has more than 8 pawns"));
+                return Err(E::TooManyPawns(p));
             }
             if c.iter().sum::<u32>() > 16 {
-                return Err(format!("{p} has more than 16 pieces"));
+                return Err(E::TooManyPieces(p));
             }
         }
         let missing: Vec<Player> = Player::ALL
@@ -130,16 +236,14 @@ impl Board {
             [victim] => {
                 let capturer = side.prev();
                 if capturer == *victim {
-                    return Err(format!(
-                        "{victim}'s king is missing but {victim} moved last: no one took it"
-                    ));
+                    return Err(E::KingNotTaken(*victim));
                 }
                 Status::KingCaptured {
                     capturer,
                     victim: *victim,
                 }
             }
-            _ => return Err("more than one king is missing".into()),
+            _ => return Err(E::KingsMissing),
         };
         b.set_side_to_move(side);
         b.set_state(status, plies);

@@ -161,7 +161,7 @@ impl Rules for Board {
         Board::startpos()
     }
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Board::from_fen(fen).map_err(FenError::Invalid)
+        Board::from_fen(fen).map_err(FenError::game)
     }
     fn to_fen(&self) -> String {
         Board::to_fen(self)

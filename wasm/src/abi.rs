@@ -9,9 +9,9 @@
 //! | --- | --- |
 //! | `jiang_alloc(len) -> ptr`, `jiang_free(ptr, len)` | memory for the page's strings (null: no memory) |
 //! | `jiang_reply_ptr()`, `jiang_reply_len()` | the last answer |
-//! | `jiang_request(method, path, body) -> status` | one API request, as the server's `/api/PATH` ([`Board::request`]) |
+//! | `jiang_request(method, path, body) -> status` | one API request, as the server's `/api/PATH` ([`PageBoards::request`]) |
 //! | `jiang_take_job() -> status` | the next search asked for (200, a job) or none (204, `null`) |
-//! | `jiang_finish(text) -> status` | the end of a search ([`Board::finish`]) |
+//! | `jiang_finish(text) -> status` | the end of a search ([`PageBoards::finish`]) |
 //! | `jiang_worker_init(hash_mb, network) -> status` | this instance becomes a search worker |
 //! | `jiang_search(job) -> status` | runs a job to its end; events through `jiang_event` |
 //! | `jiang_bench(depth) -> status` | the library's bench |
@@ -22,7 +22,7 @@
 //! with each event's name (`info`, `note`, `answer`) and JSON data; the page must not
 //! call back into the module from it.
 
-use crate::{worker, Board, SearchWorker};
+use crate::{worker, PageBoards, SearchWorker};
 use serde_json::json;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
@@ -32,15 +32,15 @@ extern "C" {
 }
 
 static REPLY: Mutex<Vec<u8>> = Mutex::new(Vec::new());
-static BOARD: OnceLock<Board> = OnceLock::new();
+static BOARD: OnceLock<PageBoards> = OnceLock::new();
 static WORKER: Mutex<Option<SearchWorker>> = Mutex::new(None);
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn board() -> &'static Board {
-    BOARD.get_or_init(Board::new)
+fn board() -> &'static PageBoards {
+    BOARD.get_or_init(PageBoards::new)
 }
 
 /// Keeps `text` as the reply; returns `status`.
@@ -147,7 +147,7 @@ pub extern "C" fn jiang_take_job() -> u32 {
     }
 }
 
-/// The end of a search (see [`Board::finish`]).
+/// The end of a search (see [`PageBoards::finish`]).
 ///
 /// # Safety
 /// The (pointer, length) pair lies in the module's memory.

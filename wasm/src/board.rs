@@ -3,21 +3,21 @@
 //! instead of run here.
 //!
 //! A `go` marks the board as searching and queues a [`Job`]; the page takes it
-//! ([`Board::take_job`]), has a search worker run it ([`crate::SearchWorker`]) and brings
-//! the answer back ([`Board::finish`]), which plays it (if the job was to play) and gives
+//! ([`PageBoards::take_job`]), has a search worker run it ([`crate::SearchWorker`]) and brings
+//! the answer back ([`PageBoards::finish`]), which plays it (if the job was to play) and gives
 //! the `done` event the page shows. Until then the board refuses moves, as the server's
 //! does during a search. The page may also finish a search it stopped early, with the
 //! best move of the last iteration it saw: the board checks that it is legal.
 
 use jiang_web::api::{self, SearchRunner, MAX_BODY};
 use jiang_web::job::{self, Job, SearchAsk};
-use jiang_web::sessions::{lock, Session, Store};
+use jiang_web::sessions::{lock, Board, Store};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 /// The page's boards and the searches asked for on them.
-pub struct Board {
+pub struct PageBoards {
     store: Store,
     runner: QueueRunner,
 }
@@ -32,7 +32,7 @@ struct QueueRunner {
 }
 
 impl SearchRunner for QueueRunner {
-    fn start(&self, session: &Arc<Mutex<Session>>, ask: SearchAsk) -> Result<(), (u16, String)> {
+    fn start(&self, session: &Arc<Mutex<Board>>, ask: SearchAsk) -> Result<(), (u16, String)> {
         let mut s = lock(session);
         let job = Job::begin(&mut s, ask)?;
         lock(&self.pending).push_back(job.clone());
@@ -41,17 +41,17 @@ impl SearchRunner for QueueRunner {
     }
 }
 
-impl Default for Board {
+impl Default for PageBoards {
     fn default() -> Self {
-        Board::new()
+        PageBoards::new()
     }
 }
 
-impl Board {
+impl PageBoards {
     /// No board yet. Boards do not expire (the page is the only user, and closes what it
     /// leaves); at most [`jiang_web::sessions::MAX_SESSIONS`] are kept.
-    pub fn new() -> Board {
-        Board {
+    pub fn new() -> PageBoards {
+        PageBoards {
             store: Store::with_expiry(None),
             runner: QueueRunner::default(),
         }

@@ -1,5 +1,5 @@
 //! The engine of a search worker: one [`Engine`] with a hash table of the page's choosing,
-//! running the jobs a [`crate::Board`] hands out, one at a time, to their end. In the
+//! running the jobs a [`crate::PageBoards`] hands out, one at a time, to their end. In the
 //! browser a search cannot hear `stop` (a worker computing reads no message), so the page
 //! stops one by ending the worker and finishing the job with the best move it was told
 //! of (see `web/README.md`); this side needs no stop at all.
@@ -155,7 +155,7 @@ impl SearchWorker {
 
 /// Makes `bytes` the engine's network (browser build) or checks them (natively, where
 /// the embedded network is used).
-fn take_network(bytes: &[u8]) -> Result<(), String> {
+fn take_network(bytes: &[u8]) -> Result<(), nnue::NetworkError> {
     #[cfg(target_arch = "wasm32")]
     {
         nnue::provide_network(bytes)

@@ -1,5 +1,5 @@
 //! The browser build's command interface, natively: the same entry points the page calls
-//! (`Board::request`, `take_job`, `finish`; `SearchWorker::search`), fed malformed JSON,
+//! (`PageBoards::request`, `take_job`, `finish`; `SearchWorker::search`), fed malformed JSON,
 //! huge bodies, unknown paths and methods, garbage jobs and finishes, and commands while a
 //! search runs (in a thread beside the board, as a Web Worker beside the page). Nothing
 //! panics, nothing answers 5xx, a refused request leaves its board as it was, and every
@@ -7,7 +7,7 @@
 //! against the .wasm itself under node.)
 
 use jiang::engine::games;
-use jiang_wasm::{Board, SearchWorker};
+use jiang_wasm::{PageBoards, SearchWorker};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 
@@ -33,12 +33,12 @@ fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
-fn state(board: &Board, id: &str) -> Option<Value> {
+fn state(board: &PageBoards, id: &str) -> Option<Value> {
     let (status, text) = board.request("GET", &format!("sessions/{id}"), "");
     (status == 200).then(|| parse(&text))
 }
 
-fn new_board(board: &Board, game: &str) -> String {
+fn new_board(board: &PageBoards, game: &str) -> String {
     let (status, text) = board.request("POST", "sessions", &json!({ "game": game }).to_string());
     assert_eq!(status, 201, "{text}");
     parse(&text)["id"].as_str().expect("an id").to_string()
@@ -118,7 +118,7 @@ fn paths(id: &str) -> Vec<String> {
 
 #[test]
 fn the_board_survives_malformed_commands_and_commands_during_a_search() {
-    let board = Board::new();
+    let board = PageBoards::new();
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let names: Vec<&str> = games::VARIANTS.to_vec();
     let mut ids: Vec<String> = names.iter().map(|g| new_board(&board, g)).collect();
@@ -227,7 +227,7 @@ fn the_board_survives_malformed_commands_and_commands_during_a_search() {
 
 #[test]
 fn a_worker_runs_jobs_beside_the_board_and_refuses_garbage() {
-    let board = Arc::new(Board::new());
+    let board = Arc::new(PageBoards::new());
     let id = new_board(&board, "xiangqi");
     let (mut worker, report) = SearchWorker::new(8, None);
     assert_eq!(report["hash_mb"], json!(8));
@@ -313,7 +313,7 @@ fn a_worker_runs_jobs_beside_the_board_and_refuses_garbage() {
 
 #[test]
 fn a_job_round_trips_through_its_json() {
-    let board = Board::new();
+    let board = PageBoards::new();
     let id = new_board(&board, "fairychess");
     let first = state(&board, &id).expect("kept")["legal"][0].clone();
     let (status, _) = board.request(

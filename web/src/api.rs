@@ -6,10 +6,11 @@
 //! their requests through [`handle`], each with its own [`SearchRunner`].
 
 use crate::job::{SearchAsk, MAX_DEPTH, MAX_LINES, MAX_MOVE_TIME, MAX_NODES, MAX_SKILL};
-use crate::sessions::{lock, stop_search, Session, Store};
+use crate::sessions::{lock, stop_search, Board, Store};
 use jiang::engine::games;
 use jiang::engine::{Answer, InfoReport};
 use jiang::report::Score;
+use jiang::search::skill::MAX_LEVEL;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -25,7 +26,7 @@ pub const MAX_BODY: usize = 64 * 1024;
 pub trait SearchRunner {
     /// Starts a search of the board `session` (the board is marked as searching), or
     /// refuses with a status and a message, changing nothing.
-    fn start(&self, session: &Arc<Mutex<Session>>, ask: SearchAsk) -> Result<(), (u16, String)>;
+    fn start(&self, session: &Arc<Mutex<Board>>, ask: SearchAsk) -> Result<(), (u16, String)>;
 }
 
 /// A refusal: `{"error": message}` with a 4xx status.
@@ -46,7 +47,7 @@ fn score_json(score: Score) -> Value {
 }
 
 /// A board's state, everything the page draws.
-pub fn state_json(s: &Session) -> Value {
+pub fn state_json(s: &Board) -> Value {
     let g = &s.game;
     let end = g.game_end();
     let legal = g.legal_moves();
@@ -238,7 +239,7 @@ pub fn handle(
 }
 
 /// `POST /api/sessions/ID/position {"fen": ..., "moves": [...] or "m1 m2"}`.
-fn set_position(session: &Arc<Mutex<Session>>, body: &str) -> Reply {
+fn set_position(session: &Arc<Mutex<Board>>, body: &str) -> Reply {
     let m = match body_object(body) {
         Ok(m) => m,
         Err(r) => return r,
@@ -290,13 +291,13 @@ pub fn parse_ask(m: &serde_json::Map<String, Value>) -> Result<SearchAsk, Reply>
         nodes: nodes.filter(|&n| n > 0),
         depth: depth.filter(|&d| d > 0).map(|d| d as i32),
         lines: lines.unwrap_or(1).clamp(1, MAX_LINES as u64) as usize,
-        skill: skill.map_or(MAX_SKILL, |s| s as u8),
+        skill: skill.map_or(MAX_LEVEL, |s| s as u8),
         play,
     })
 }
 
 /// `POST /api/sessions/ID/go {"movetime_ms", "nodes", "depth", "lines", "skill", "play"}`.
-fn go(searches: &dyn SearchRunner, session: &Arc<Mutex<Session>>, body: &str) -> Reply {
+fn go(searches: &dyn SearchRunner, session: &Arc<Mutex<Board>>, body: &str) -> Reply {
     let m = match body_object(body) {
         Ok(m) => m,
         Err(r) => return r,

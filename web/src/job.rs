@@ -7,17 +7,19 @@
 //! (if asked to, on the position it was asked for) and gives the `done` event's data.
 
 use crate::api;
-use crate::sessions::Session;
-use jiang::engine::{Engine, Event, EventSink, GoCommand};
+use crate::sessions::Board;
+use jiang::engine::{Engine, Event, EventSink};
+use jiang::request::SearchRequest;
+use jiang::time::Clock;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Longest time per move a page may ask for.
 pub const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
-/// Full strength (the engine's `Skill Level` at its top; lower levels play weaker moves
+/// Full strength: the engine's `Skill Level` at its top (lower levels play weaker moves
 /// on purpose, in the games whose search supports it).
-pub const MAX_SKILL: u8 = 20;
+pub use jiang::search::skill::MAX_LEVEL as MAX_SKILL;
 /// Most lines of a MultiPV analysis.
 pub const MAX_LINES: usize = 5;
 /// Most nodes a page may ask for.
@@ -76,7 +78,7 @@ pub struct Job {
 impl Job {
     /// Marks `s` as searching and copies its position: 409 when it already searches, 400
     /// when its game is over.
-    pub fn begin(s: &mut Session, ask: SearchAsk) -> Result<Job, (u16, String)> {
+    pub fn begin(s: &mut Board, ask: SearchAsk) -> Result<Job, (u16, String)> {
         Job::check(s)?;
         s.searching = true;
         Ok(Job {
@@ -90,7 +92,7 @@ impl Job {
     }
 
     /// Whether `s` may start a search (see [`Job::begin`]).
-    pub fn check(s: &Session) -> Result<(), (u16, String)> {
+    pub fn check(s: &Board) -> Result<(), (u16, String)> {
         if s.searching {
             return Err((409, "this board is already searching".into()));
         }
@@ -182,11 +184,14 @@ pub fn start_search(engine: &mut Engine, job: &Job, sink: EventSink) -> Result<(
         .set_position(job.start_fen.as_deref(), &moves)
         .map_err(|e| e.to_string())?;
     engine.wait_ready();
-    let go = GoCommand {
-        move_time: Some(job.ask.move_time),
+    let go = SearchRequest {
+        clock: Clock {
+            move_time: Some(job.ask.move_time),
+            ..Clock::default()
+        },
         nodes: job.ask.nodes,
         depth: job.ask.depth,
-        ..GoCommand::default()
+        ..SearchRequest::default()
     };
     engine.go(&go, sink);
     Ok(())
@@ -196,7 +201,7 @@ pub fn start_search(engine: &mut Engine, job: &Job, sink: EventSink) -> Result<(
 /// played if the job was to play and the board is still at the searched position (a move
 /// that is not legal there is refused, logged, and the board stays as it was). Returns
 /// the `done` event's data: `played` (the move, canonical, or null) and the new `state`.
-pub fn conclude(s: &mut Session, job: &Job, best: Option<&str>) -> Value {
+pub fn conclude(s: &mut Board, job: &Job, best: Option<&str>) -> Value {
     s.searching = false;
     s.stop = None;
     let mut played = None;

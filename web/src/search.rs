@@ -5,7 +5,7 @@
 
 use crate::api::SearchRunner;
 use crate::job::{self, Job, SearchAsk};
-use crate::sessions::{lock, SearchFeed, Session};
+use crate::sessions::{lock, Board, SearchFeed};
 use jiang::engine::Engine;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -29,7 +29,7 @@ impl Default for Searches {
 }
 
 impl SearchRunner for Arc<Searches> {
-    fn start(&self, session: &Arc<Mutex<Session>>, ask: SearchAsk) -> Result<(), (u16, String)> {
+    fn start(&self, session: &Arc<Mutex<Board>>, ask: SearchAsk) -> Result<(), (u16, String)> {
         Searches::start(self, session, ask)
     }
 }
@@ -47,7 +47,7 @@ impl Searches {
     /// taken or the session already searches; the session's feed is replaced.
     pub fn start(
         self: &Arc<Self>,
-        session: &Arc<Mutex<Session>>,
+        session: &Arc<Mutex<Board>>,
         ask: SearchAsk,
     ) -> Result<(), (u16, String)> {
         let mut s = lock(session);
@@ -105,7 +105,7 @@ impl Searches {
     fn run(
         &self,
         job: Job,
-        session: &Arc<Mutex<Session>>,
+        session: &Arc<Mutex<Board>>,
         feed: &Arc<SearchFeed>,
         stop: &AtomicBool,
     ) {

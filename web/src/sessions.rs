@@ -1,7 +1,7 @@
-//! The games being played: one [`Session`] per browser board, kept in a bounded
-//! [`Store`] from which idle ones expire.
+//! The games being played: one [`Board`] per board a page shows (what the API calls a
+//! session), kept in a bounded [`Store`] from which idle ones expire.
 //!
-//! A session holds the game (a [`GameSession`] from the engine's game list), how it was
+//! A board holds the game (a [`GameSession`] from the engine's game list), how it was
 //! set up (start FEN and moves, which is what a search is handed) and the log of its
 //! current search, which the event stream replays to whoever connects.
 
@@ -50,7 +50,7 @@ impl SearchFeed {
 }
 
 /// One game on one board.
-pub struct Session {
+pub struct Board {
     /// The board's id.
     pub id: String,
     /// The game, at the board's position.
@@ -72,9 +72,9 @@ pub struct Session {
     pub searching: bool,
 }
 
-impl Session {
-    fn new(id: String, game: Box<dyn GameSession>) -> Session {
-        Session {
+impl Board {
+    fn new(id: String, game: Box<dyn GameSession>) -> Board {
+        Board {
             id,
             game,
             start_fen: None,
@@ -151,7 +151,7 @@ pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Every session, by id.
 pub struct Store {
-    sessions: Mutex<HashMap<String, Arc<Mutex<Session>>>>,
+    sessions: Mutex<HashMap<String, Arc<Mutex<Board>>>>,
     counter: Mutex<u64>,
     seed: u64,
     /// Idle sessions are dropped after this long (`None`: kept until closed).
@@ -199,7 +199,7 @@ impl Store {
 
     /// A new session of `game` at its start position; `Err` when the game is unknown or
     /// the store is full (`full` = true).
-    pub fn create(&self, game: &str) -> Result<Arc<Mutex<Session>>, (bool, String)> {
+    pub fn create(&self, game: &str) -> Result<Arc<Mutex<Board>>, (bool, String)> {
         let Some(g) = games::new_session(game) else {
             return Err((
                 false,
@@ -218,13 +218,13 @@ impl Store {
             ));
         }
         let id = self.next_id();
-        let s = Arc::new(Mutex::new(Session::new(id.clone(), g)));
+        let s = Arc::new(Mutex::new(Board::new(id.clone(), g)));
         map.insert(id, Arc::clone(&s));
         Ok(s)
     }
 
     /// The session `id`, marked as used now.
-    pub fn get(&self, id: &str) -> Option<Arc<Mutex<Session>>> {
+    pub fn get(&self, id: &str) -> Option<Arc<Mutex<Board>>> {
         let s = lock(&self.sessions).get(id).cloned()?;
         lock(&s).last_used = Instant::now();
         Some(s)
@@ -268,7 +268,7 @@ impl Store {
 }
 
 /// Asks the session's running search, if any, to stop.
-pub fn stop_search(s: &Session) {
+pub fn stop_search(s: &Board) {
     if let Some(flag) = &s.stop {
         flag.store(true, std::sync::atomic::Ordering::Relaxed);
     }

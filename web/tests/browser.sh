@@ -1,25 +1,51 @@
 #!/usr/bin/env bash
 # Real-browser test of jiang-web: headless Chromium loads each game's page, a whole game
 # is played by clicking on the board, and screenshots of the start and final positions
-# are kept under target/web-screenshots/. Skips (exit 0, with a message) when Chromium
-# cannot be had. Run from the repository root: bash web/tests/browser.sh
+# are kept under target/web-screenshots/. Installs Chromium (and python3) with apt-get,
+# as root or with sudo, when they are missing, and FAILS when they cannot be had;
+# JIANG_SKIP_BROWSER_TEST=1 is the explicit skip. Run from the repository root:
+# bash web/tests/browser.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+fail() {
+    echo "browser test: FAILED: $*" >&2
+    exit 1
+}
+if [ "${JIANG_SKIP_BROWSER_TEST:-0}" = 1 ]; then
+    echo "browser test SKIPPED (JIANG_SKIP_BROWSER_TEST=1)"
+    exit 0
+fi
+
+apt_install() {
+    local sudo=""
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null 2>&1 || fail "need root (or sudo) to apt-get install $*"
+        sudo="sudo"
+    fi
+    command -v apt-get >/dev/null 2>&1 || fail "no apt-get to install $*: install it by hand"
+    export DEBIAN_FRONTEND=noninteractive
+    echo "browser test: apt-get install $*"
+    local log
+    log=$(mktemp)
+    if ! $sudo apt-get install -y -q "$@" >"$log" 2>&1; then
+        $sudo apt-get update -q >>"$log" 2>&1 || true
+        $sudo apt-get install -y -q "$@" >>"$log" 2>&1 ||
+            { tail -20 "$log" >&2; rm -f "$log"; fail "apt-get install $* failed"; }
+    fi
+    rm -f "$log"
+}
+
 find_chromium() { command -v chromium || command -v chromium-browser || command -v google-chrome || true; }
 CHROMIUM=$(find_chromium)
-if [ -z "$CHROMIUM" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "browser test: installing chromium (apt-get)"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei fonts-dejavu-core) >/dev/null 2>&1 || true
-    CHROMIUM=$(find_chromium)
-fi
 if [ -z "$CHROMIUM" ]; then
-    echo "browser test SKIPPED: no chromium here and it could not be installed"
-    exit 0
+    apt_install chromium fonts-wqy-zenhei fonts-dejavu-core
+    CHROMIUM=$(find_chromium)
+    [ -n "$CHROMIUM" ] || fail "chromium is still missing after apt-get install chromium"
 fi
-if ! command -v python3 >/dev/null; then
-    echo "browser test SKIPPED: python3 is needed to drive the browser"
-    exit 0
+if ! command -v python3 >/dev/null 2>&1; then
+    apt_install python3
+    command -v python3 >/dev/null 2>&1 || fail "python3 (which drives the browser) is still missing"
 fi
 
 cargo build --release -p jiang-web

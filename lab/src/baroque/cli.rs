@@ -16,7 +16,7 @@ use crate::baroque::tune::{
     material_fit_with_bootstrap, run_match, run_selfplay, samples, set_param, GameRecord, Sample,
     SelfPlay, SAMPLE_KINDS,
 };
-use crate::flags::Flags;
+use crate::flags::{Flags, Spec};
 use jiang::baroque::eval::{Params, DEFAULT_PARAMS};
 
 /// The usage lines of `jiang-lab tune baroque`.
@@ -30,14 +30,25 @@ tune baroque match [--variant CHANGES] [--base CHANGES] [--pairs N] [--nodes N] 
 /// Runs `fit` or `match` with their options.
 pub fn run(args: &[String]) -> Result<(), String> {
     const SELF_PLAY: [&str; 4] = ["nodes", "random-plies", "max-plies", "seed"];
+    let usage = crate::fairychess::cli::jiang_lab_lines(USAGE);
     match args.first().map(String::as_str) {
         Some("fit") => {
             let known = [&SELF_PLAY[..], &["games", "rounds", "resamples", "base"]].concat();
-            material_fit(&Flags::parse(&args[1..], &known)?)
+            material_fit(&Flags::parse(
+                &args[1..],
+                &Spec::new(&usage).options(&known),
+            )?)
         }
         Some("match") => {
             let known = [&SELF_PLAY[..], &["variant", "base", "pairs"]].concat();
-            weights_match(&Flags::parse(&args[1..], &known)?)
+            weights_match(&Flags::parse(
+                &args[1..],
+                &Spec::new(&usage).options(&known),
+            )?)
+        }
+        Some("--help") => {
+            println!("{usage}");
+            Ok(())
         }
         _ => Err("fit or match (options: jiang-lab --help)".to_string()),
     }

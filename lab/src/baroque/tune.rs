@@ -20,7 +20,8 @@ use jiang::baroque::position::Position;
 use jiang::baroque::rules::game_end;
 use jiang::baroque::types::{Color, Move, PieceKind};
 use jiang::game::{Game, Rules};
-use jiang::search::{search, Limits, SearchControl};
+use jiang::request::SearchRequest;
+use jiang::search::{search, SearchControl};
 use jiang::tt::TranspositionTable;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -104,9 +105,9 @@ pub fn play_game(
         }
         let side = pos.side_to_move();
         pos.set_eval_params(if side == Color::White { white } else { black });
-        let limits = Limits {
+        let limits = SearchRequest {
             nodes: Some(cfg.nodes),
-            ..Limits::default()
+            ..SearchRequest::default()
         };
         let control = SearchControl::new(None, None, false);
         let r = search(&pos, &limits, &tts[side.index()], &control, &|_| {});

@@ -26,12 +26,50 @@
 //! `cargo run --release -p jiang-lab -- tune fairychess perft 3 "<FEN>"`
 
 use crate::fairychess::tune;
+use crate::flags::{Flags, Spec};
 use jiang::fairychess::{PieceKind, Position};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-fn moves() -> ExitCode {
+/// The usage line of helper `name`, as `jiang-lab` shows it.
+fn usage_of(name: &str) -> String {
+    let prefix = format!("tune fairychess {name}");
+    jiang_lab_lines(
+        &USAGE
+            .lines()
+            .filter(|l| {
+                l.strip_prefix(&prefix)
+                    .is_some_and(|r| r.is_empty() || r.starts_with(' '))
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+/// Parses helper `name`'s arguments (at most `max_args` plain ones, no options); a
+/// mistake is printed with the helper's usage.
+fn parse(name: &str, args: &[String], max_args: usize) -> Result<Flags, ExitCode> {
+    let usage = usage_of(name);
+    Flags::parse(args, &Spec::new(&usage).args(max_args)).map_err(|e| {
+        eprintln!("{name}: {e}\n{usage}");
+        ExitCode::from(2)
+    })
+}
+
+/// Reads what `read` takes from the parsed arguments; a mistake is printed with helper
+/// `name`'s usage.
+fn read<T>(name: &str, read: impl FnOnce() -> Result<T, String>) -> Result<T, ExitCode> {
+    read().map_err(|e| {
+        eprintln!("{name}: {e}\n{}", usage_of(name));
+        ExitCode::from(2)
+    })
+}
+
+fn moves(args: &[String]) -> ExitCode {
+    if let Err(code) = parse("moves", args, 0) {
+        return code;
+    }
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout());
     for line in stdin.lock().lines() {
@@ -63,11 +101,13 @@ fn moves() -> ExitCode {
 }
 
 fn perft(args: &[String]) -> ExitCode {
-    let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
-        eprintln!("perft DEPTH FEN");
-        return ExitCode::from(2);
+    let (depth, fen) = match parse("perft", args, usize::MAX).and_then(|f| {
+        let depth: u32 = read("perft", || f.arg(0, "DEPTH"))?;
+        Ok((depth, f.args()[1..].join(" ")))
+    }) {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
     };
-    let fen = args[1..].join(" ");
     let mut pos = match Position::from_fen(&fen) {
         Ok(p) => p,
         Err(e) => {
@@ -92,12 +132,20 @@ fn perft(args: &[String]) -> ExitCode {
 }
 
 fn selfplay(args: &[String]) -> ExitCode {
-    let num = |i: usize| args.get(i).and_then(|s| s.parse::<u64>().ok());
-    let (Some(games), Some(nodes), Some(seed)) = (num(0), num(1), num(2)) else {
-        eprintln!("selfplay GAMES NODES SEED [imbalanced]");
-        return ExitCode::from(2);
+    let parsed = parse("selfplay", args, 4).and_then(|f| {
+        read("selfplay", || {
+            Ok((
+                f.arg::<u64>(0, "GAMES")?,
+                f.arg::<u64>(1, "NODES")?,
+                f.arg::<u64>(2, "SEED")?,
+                f.keyword(3, "imbalanced")?,
+            ))
+        })
+    });
+    let (games, nodes, seed, imbalanced) = match parsed {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
     };
-    let imbalanced = args.get(3).is_some_and(|a| a == "imbalanced");
     let mut rng = tune::Rng::new(seed);
     let w = &jiang::fairychess::weights::WEIGHTS;
     for _ in 0..games {
@@ -109,18 +157,27 @@ fn selfplay(args: &[String]) -> ExitCode {
 }
 
 fn fit(args: &[String]) -> ExitCode {
-    let (Some(path), Some(iters)) = (args.first(), args.get(1).and_then(|s| s.parse().ok())) else {
-        eprintln!("fit GAMESFILE ITERATIONS [material]");
-        return ExitCode::from(2);
+    let parsed = parse("fit", args, 3).and_then(|f| {
+        read("fit", || {
+            Ok((
+                f.arg::<String>(0, "GAMESFILE")?,
+                f.arg(1, "ITERATIONS")?,
+                f.keyword(2, "material")?,
+            ))
+        })
+    });
+    let (path, iters, material) = match parsed {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
     };
-    let text = match std::fs::read_to_string(path) {
+    let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("{path}: {e}");
             return ExitCode::from(2);
         }
     };
-    let r = tune::fit(&text, iters, args.get(2).is_some_and(|a| a == "material"));
+    let r = tune::fit(&text, iters, material);
     eprint!("{}", r.text);
     print!("{}", tune::weights_text(&r.weights));
     ExitCode::SUCCESS
@@ -137,11 +194,13 @@ fn read_weights(path: &str) -> Result<&'static jiang::fairychess::weights::Weigh
 
 /// `rust WEIGHTSFILE`: the table to paste into `src/fairychess/weights.rs`.
 fn rust_table(args: &[String]) -> ExitCode {
-    let Some(path) = args.first() else {
-        eprintln!("rust WEIGHTSFILE");
-        return ExitCode::from(2);
+    let path = match parse("rust", args, 1)
+        .and_then(|f| read("rust", || f.arg::<String>(0, "WEIGHTSFILE")))
+    {
+        Ok(path) => path,
+        Err(code) => return code,
     };
-    match read_weights(path) {
+    match read_weights(&path) {
         Ok(w) => {
             print!("{}", tune::weights_source(w));
             ExitCode::SUCCESS
@@ -155,14 +214,22 @@ fn rust_table(args: &[String]) -> ExitCode {
 
 /// `search FEN [NODES]`: what the evaluation sees and what the search makes of it.
 fn search(args: &[String]) -> ExitCode {
-    use jiang::search::{search, Limits, SearchControl};
+    use jiang::request::SearchRequest;
+    use jiang::search::{search, SearchControl};
     use jiang::tt::TranspositionTable;
-    let Some(fen) = args.first() else {
-        eprintln!("search FEN [NODES]");
-        return ExitCode::from(2);
+    let parsed = parse("search", args, 2).and_then(|f| {
+        read("search", || {
+            Ok((
+                f.arg::<String>(0, "FEN")?,
+                f.arg_or(1, 300_000u64, "NODES")?,
+            ))
+        })
+    });
+    let (fen, nodes) = match parsed {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
     };
-    let nodes = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(300_000);
-    let pos = match Position::from_fen(fen) {
+    let pos = match Position::from_fen(&fen) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{fen}: {e}");
@@ -172,9 +239,9 @@ fn search(args: &[String]) -> ExitCode {
     println!("{}", jiang::fairychess::eval::trace(&pos));
     let tt = TranspositionTable::new(8);
     let control = SearchControl::new(None, None, false);
-    let limits = Limits {
+    let limits = SearchRequest {
         nodes: Some(nodes),
-        ..Limits::default()
+        ..SearchRequest::default()
     };
     let r = search(&pos, &limits, &tt, &control, &|i| {
         let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
@@ -196,12 +263,19 @@ fn search(args: &[String]) -> ExitCode {
 
 /// `evalbench GAMESFILE [REPEATS]`: evaluation speed on real game positions.
 fn evalbench(args: &[String]) -> ExitCode {
-    let Some(path) = args.first() else {
-        eprintln!("evalbench GAMESFILE [REPEATS]");
-        return ExitCode::from(2);
+    let parsed = parse("evalbench", args, 2).and_then(|f| {
+        read("evalbench", || {
+            Ok((
+                f.arg::<String>(0, "GAMESFILE")?,
+                f.arg_or(1, 50usize, "REPEATS")?,
+            ))
+        })
+    });
+    let (path, repeats) = match parsed {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
     };
-    let repeats: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(50);
-    let text = match std::fs::read_to_string(path) {
+    let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("{path}: {e}");
@@ -242,13 +316,22 @@ fn evalbench(args: &[String]) -> ExitCode {
 }
 
 fn play_match(args: &[String]) -> ExitCode {
-    let num = |i: usize| args.get(i).and_then(|s| s.parse::<u64>().ok());
-    let (Some(path), Some(pairs), Some(nodes), Some(seed)) = (args.first(), num(1), num(2), num(3))
-    else {
-        eprintln!("match WEIGHTSFILE PAIRS NODES SEED [imbalanced]");
-        return ExitCode::from(2);
+    let parsed = parse("match", args, 5).and_then(|f| {
+        read("match", || {
+            Ok((
+                f.arg::<String>(0, "WEIGHTSFILE")?,
+                f.arg::<u64>(1, "PAIRS")?,
+                f.arg::<u64>(2, "NODES")?,
+                f.arg::<u64>(3, "SEED")?,
+                f.keyword(4, "imbalanced")?,
+            ))
+        })
+    });
+    let (path, pairs, nodes, seed, imbalanced) = match parsed {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
     };
-    let w = match std::fs::read_to_string(path)
+    let w = match std::fs::read_to_string(&path)
         .map_err(|e| e.to_string())
         .and_then(|t| tune::parse_weights(&t))
     {
@@ -264,7 +347,7 @@ fn play_match(args: &[String]) -> ExitCode {
         pairs as usize,
         nodes,
         seed,
-        args.get(4).is_some_and(|a| a == "imbalanced"),
+        imbalanced,
         &mut |r| {
             let (elo, err) = r.elo();
             eprintln!(
@@ -291,15 +374,24 @@ fn play_match(args: &[String]) -> ExitCode {
 /// `endgames RR-,BS-C,NN- 20000 20 1`: per army pair (White-Black, letters), games from
 /// random placements with 60 plies left, both sides with the same weights.
 fn endgames(args: &[String]) -> ExitCode {
-    let num = |i: usize| args.get(i).and_then(|s| s.parse::<u64>().ok());
-    let (Some(spec), Some(nodes), Some(games), Some(seed)) = (args.first(), num(1), num(2), num(3))
-    else {
-        eprintln!("endgames WHITE-BLACK,... NODES GAMES SEED [WEIGHTSFILE]");
-        return ExitCode::from(2);
+    let parsed = parse("endgames", args, 5).and_then(|f| {
+        read("endgames", || {
+            Ok((
+                f.arg::<String>(0, "WHITE-BLACK,...")?,
+                f.arg::<u64>(1, "NODES")?,
+                f.arg::<u64>(2, "GAMES")?,
+                f.arg::<u64>(3, "SEED")?,
+                f.args().get(4).cloned(),
+            ))
+        })
+    });
+    let (spec, nodes, games, seed, weights_file) = match parsed {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
     };
-    let weights: &'static jiang::fairychess::weights::Weights = match args.get(4) {
+    let weights: &'static jiang::fairychess::weights::Weights = match weights_file {
         None => &jiang::fairychess::weights::WEIGHTS,
-        Some(path) => match std::fs::read_to_string(path)
+        Some(path) => match std::fs::read_to_string(&path)
             .map_err(|e| e.to_string())
             .and_then(|t| tune::parse_weights(&t))
         {
@@ -354,11 +446,16 @@ fn endgames(args: &[String]) -> ExitCode {
 
 /// `positions GAMESFILE EVERY`: every EVERY-th quiet position of the games, one FEN a line.
 fn positions(args: &[String]) -> ExitCode {
-    let (Some(path), Some(every)) = (args.first(), args.get(1).and_then(|s| s.parse().ok())) else {
-        eprintln!("positions GAMESFILE EVERY");
-        return ExitCode::from(2);
+    let parsed = parse("positions", args, 2).and_then(|f| {
+        read("positions", || {
+            Ok((f.arg::<String>(0, "GAMESFILE")?, f.arg(1, "EVERY")?))
+        })
+    });
+    let (path, every) = match parsed {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
     };
-    match std::fs::read_to_string(path) {
+    match std::fs::read_to_string(&path) {
         Ok(text) => {
             for fen in tune::quiet_positions(&text, every) {
                 println!("{fen}");
@@ -388,7 +485,7 @@ tune fairychess positions GAMESFILE EVERY";
 /// Runs one of the helpers (`args[0]` names it).
 pub fn run(args: &[String]) -> ExitCode {
     match args.first().map(String::as_str) {
-        Some("moves") => moves(),
+        Some("moves") => moves(&args[1..]),
         Some("perft") => perft(&args[1..]),
         Some("selfplay") => selfplay(&args[1..]),
         Some("fit") => fit(&args[1..]),
@@ -399,10 +496,17 @@ pub fn run(args: &[String]) -> ExitCode {
         Some("evalbench") => evalbench(&args[1..]),
         Some("positions") => positions(&args[1..]),
         Some("weights") => {
+            if let Err(code) = parse("weights", &args[1..], 0) {
+                return code;
+            }
             print!(
                 "{}",
                 tune::weights_text(&jiang::fairychess::weights::WEIGHTS)
             );
+            ExitCode::SUCCESS
+        }
+        Some("--help") => {
+            println!("{}", jiang_lab_lines(USAGE));
             ExitCode::SUCCESS
         }
         _ => {

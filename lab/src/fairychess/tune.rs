@@ -25,7 +25,8 @@ use jiang::fairychess::types::{Color, Move, Piece, PieceKind, Square};
 use jiang::fairychess::weights::{Weights, HAND_SET};
 use jiang::game::{GenType, Rules};
 use jiang::movelist::MoveList;
-use jiang::search::{search, Limits, SearchControl};
+use jiang::request::SearchRequest;
+use jiang::search::{search, SearchControl};
 use jiang::tt::TranspositionTable;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -258,9 +259,9 @@ pub fn play_game(start: &Position, players: [&'static Weights; 2], nodes: u64) -
         }
         let side = pos.side_to_move().index();
         pos.set_weights(players[side]);
-        let limits = Limits {
+        let limits = SearchRequest {
             nodes: Some(nodes),
-            ..Limits::default()
+            ..SearchRequest::default()
         };
         let control = SearchControl::new(None, None, false);
         let r = search(&pos, &limits, &tts[side], &control, &|_| {});

@@ -113,13 +113,12 @@ pub fn parse_engines(flags: &Flags) -> Result<[EngineSpec; 2], String> {
 
 /// Reads the command line into a match; warnings (skipped openings) go to stderr.
 pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
-    let flags = Flags::parse_spec(
+    let flags = Flags::parse(
         args,
-        &Spec {
-            values: VALUES,
-            switches: SWITCHES,
-            lists: LISTS,
-        },
+        &Spec::new(USAGE)
+            .options(VALUES)
+            .switches(SWITCHES)
+            .lists(LISTS),
     )?;
     let specs = parse_engines(&flags)?;
     let variant_name = flags.get("variant", "xiangqi".to_string())?;
@@ -142,7 +141,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         tc,
         draw_plies: flags.get("draw-plies", 300)?,
         no_capture_plies: flags.get("no-capture-plies", 0)?,
-        honour_resign: !flags.switch("ignore-resign"),
+        honour_resign: !flags.is_set("ignore-resign"),
     };
     let openings_path = flags.optional::<String>("openings")?;
     let mut openings = match &openings_path {
@@ -155,7 +154,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         }
         None => vec![variant.start_fen()],
     };
-    if flags.switch("shuffle") {
+    if flags.is_set("shuffle") {
         shuffle(&mut openings, flags.get("seed", 0)?);
     }
     rotate(&mut openings, flags.get("opening-offset", 0)?);
@@ -195,7 +194,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         settings,
         log,
         event: flags.get("event", "jiang-lab match".to_string())?,
-        quiet: flags.switch("quiet"),
+        quiet: flags.is_set("quiet"),
         max_start_failures: 3,
     })
 }

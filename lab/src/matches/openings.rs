@@ -46,13 +46,11 @@ pub struct OpeningsConfig {
 pub fn parse_args(args: &[String]) -> Result<OpeningsConfig, String> {
     let (count, rest) = args.split_first().ok_or("openings needs a COUNT")?;
     let count: usize = count.parse().map_err(|_| format!("bad COUNT '{count}'"))?;
-    let flags = Flags::parse_spec(
+    let flags = Flags::parse(
         rest,
-        &Spec {
-            values: &["seed", "plies", "depth", "max-cp"],
-            switches: &[],
-            lists: &["engine"],
-        },
+        &Spec::new(USAGE)
+            .options(&["seed", "plies", "depth", "max-cp"])
+            .lists(&["engine"]),
     )?;
     let [items] = flags.lists("engine") else {
         return Err("give one --engine to judge the openings".into());

@@ -144,16 +144,15 @@ fn print_params(spec: &EngineSpec) -> Result<(), String> {
 
 /// Reads the command line into a run (`None`: `--print-params` was done).
 pub fn parse_args(args: &[String]) -> Result<Option<SpsaRun>, String> {
-    let flags = Flags::parse_spec(
+    let flags = Flags::parse(
         args,
-        &Spec {
-            values: VALUES,
-            switches: SWITCHES,
-            lists: LISTS,
-        },
+        &Spec::new(USAGE)
+            .options(VALUES)
+            .switches(SWITCHES)
+            .lists(LISTS),
     )?;
     let spec = engine_spec(&flags)?;
-    if flags.switch("print-params") {
+    if flags.is_set("print-params") {
         print_params(&spec)?;
         return Ok(None);
     }
@@ -215,7 +214,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<SpsaRun>, String> {
         openings,
         concurrency: flags.get::<usize>("concurrency", 1)?.max(1),
         checkpoint,
-        quiet: flags.switch("quiet"),
+        quiet: flags.is_set("quiet"),
     }))
 }
 

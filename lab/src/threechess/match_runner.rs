@@ -31,11 +31,14 @@
 //! random plies) and fits the material values by logistic regression of each player's
 //! final score on its material (own count minus the others' mean, per kind).
 
+use crate::flags::{Flags, Spec};
 use crate::threechess::agents::{Agent, GreedyAgent, RandomAgent};
+use jiang::request::SearchRequest;
 use jiang::search::SearchControl;
 use jiang::threechess::eval::{Params, DEFAULT_PARAMS};
-use jiang::threechess::search::{self as three, Algorithm, ThreeLimits};
+use jiang::threechess::search::{self as three, Algorithm, ThreeSettings};
 use jiang::threechess::{Board, Ending, Kind, Move, Player};
+use jiang::time::Budget;
 use jiang::time::TimeSettings;
 use jiang::tt::TranspositionTable;
 use std::io::{BufRead, BufReader, Write};
@@ -115,23 +118,32 @@ impl Contestant for InProcess {
                 (cap, cap)
             }
         };
-        let limits = ThreeLimits {
-            soft: Some(soft),
-            hard: Some(hard),
+        let request = SearchRequest {
+            budget: Some(Budget {
+                soft: Some(soft),
+                hard,
+            }),
             nodes: match turn.tc {
                 TimeControl::Nodes(n) => Some(n),
                 _ => None,
             },
+            ..SearchRequest::default()
+        };
+        let playing = ThreeSettings {
             algorithm: self.algorithm,
             params: self.params,
             fallibility: self.fallibility,
-            ..ThreeLimits::default()
         };
         let control = SearchControl::new(Some(soft), Some(hard), false);
         let depth = std::cell::Cell::new(0);
-        let result = three::search(turn.board, &limits, &self.tt, &control, &|info| {
-            depth.set(info.depth)
-        });
+        let result = three::search(
+            turn.board,
+            &request,
+            &playing,
+            &self.tt,
+            &control,
+            &|info| depth.set(info.depth),
+        );
         self.depth = Some(depth.get());
         result.best_move.ok_or_else(|| "no move".to_string())
     }
@@ -342,7 +354,7 @@ fn make_contestant(spec: &str) -> Result<Box<dyn Contestant>, String> {
             let mut fallibility = three::DEFAULT_FALLIBILITY;
             for option in parts {
                 if let Some(v) = option.strip_prefix("values=") {
-                    params = Params::parse_values(v)?;
+                    params = Params::parse_values(v).map_err(|e| e.to_string())?;
                 } else if let Some(w) = option.strip_prefix("fallible=") {
                     fallibility = w
                         .parse()
@@ -523,14 +535,35 @@ const ORDERS: [[usize; 3]; 6] = [
     [1, 0, 2],
 ];
 
+/// The usage of `jiang-lab threechess-match`.
+pub const USAGE: &str = "jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N] \
+[--max-plies N] [--seed S] [--verbose]\n\
+jiang-lab threechess-match perft DEPTH\n\
+jiang-lab threechess-match bench [DEPTH] [ALGORITHM,...]\n\
+jiang-lab threechess-match fit [--games N] [--nodes N] [--random-plies N] [--max-plies N] [--seed S] [--algorithm A] [--values P,N,B,R,Q]\n\
+players: jiang[:paranoid|brs|brs+|maxn[:values=P,N,B,R,Q][:fallible=W]], uci:PATH[:Name=Value...], greedy, random";
+
 fn usage() -> ! {
-    eprintln!(
-        "usage: jiang-lab threechess-match [--players A,B,C] [--games N] [--movetime MS | --clock MS | --nodes N] \
-         [--max-plies N] [--seed S] [--verbose]\n       jiang-lab threechess-match perft DEPTH\n\
-         jiang-lab threechess-match fit [--games N] [--nodes N] [--random-plies N] [--max-plies N] [--seed S] [--algorithm A] [--values P,N,B,R,Q]\n\
-         players: jiang[:paranoid|brs|brs+|maxn[:values=P,N,B,R,Q][:fallible=W]], uci:PATH[:Name=Value...], greedy, random"
-    );
+    eprintln!("usage: {USAGE}");
     std::process::exit(2)
+}
+
+/// The arguments as `spec` reads them; a mistake is printed with the usage, and ends the
+/// process.
+fn parse(args: &[String], spec: &Spec) -> Flags {
+    Flags::parse(args, spec).unwrap_or_else(|e| {
+        eprintln!("threechess-match: {e}");
+        usage()
+    })
+}
+
+/// What `read` took from the parsed arguments; a mistake is printed with the usage, and
+/// ends the process.
+fn read<T>(read: Result<T, String>) -> T {
+    read.unwrap_or_else(|e| {
+        eprintln!("threechess-match: {e}");
+        usage()
+    })
 }
 
 /// Self-play games for the material fit: three copies of one search at a node budget
@@ -596,15 +629,18 @@ fn fit_samples(cfg: &FitConfig) -> Vec<Sample> {
                     None => break b.ending(),
                 }
             } else {
-                let limits = ThreeLimits {
+                let request = SearchRequest {
                     nodes: Some(cfg.nodes),
+                    ..SearchRequest::default()
+                };
+                let playing = ThreeSettings {
                     algorithm: cfg.algorithm,
                     params: cfg.params,
-                    ..ThreeLimits::default()
+                    ..ThreeSettings::default()
                 };
                 let control = SearchControl::new(None, None, false);
                 let tt = &tts[b.side_to_move().index()];
-                match three::search(&b, &limits, tt, &control, &|_| {}).best_move {
+                match three::search(&b, &request, &playing, tt, &control, &|_| {}).best_move {
                     Some(m) => m,
                     None => break b.ending(),
                 }
@@ -718,34 +754,39 @@ fn invert5(m: [[f64; 5]; 5]) -> [[f64; 5]; 5] {
 }
 
 fn run_fit(args: &[String]) {
-    let mut cfg = FitConfig {
-        games: 200,
-        nodes: 10_000,
-        random_plies: 6,
-        max_plies: 600,
-        seed: 1,
-        algorithm: three::DEFAULT_ALGORITHM,
-        params: DEFAULT_PARAMS,
+    const SPEC: Spec = Spec::new(USAGE).options(&[
+        "games",
+        "nodes",
+        "random-plies",
+        "max-plies",
+        "seed",
+        "algorithm",
+        "values",
+    ]);
+    let f = parse(args, &SPEC);
+    let algorithm = match f.value("algorithm") {
+        None => three::DEFAULT_ALGORITHM,
+        Some(name) => Algorithm::parse(name).unwrap_or_else(|| {
+            eprintln!("threechess-match: unknown --algorithm '{name}'");
+            usage()
+        }),
     };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut val = || it.next().cloned().unwrap_or_else(|| usage());
-        match a.as_str() {
-            "--games" => cfg.games = val().parse().unwrap_or_else(|_| usage()),
-            "--nodes" => cfg.nodes = val().parse().unwrap_or_else(|_| usage()),
-            "--random-plies" => cfg.random_plies = val().parse().unwrap_or_else(|_| usage()),
-            "--max-plies" => cfg.max_plies = val().parse().unwrap_or_else(|_| usage()),
-            "--seed" => cfg.seed = val().parse().unwrap_or_else(|_| usage()),
-            "--algorithm" => cfg.algorithm = Algorithm::parse(&val()).unwrap_or_else(|| usage()),
-            "--values" => {
-                cfg.params = Params::parse_values(&val()).unwrap_or_else(|e| {
-                    eprintln!("{e}");
-                    std::process::exit(2)
-                })
-            }
-            _ => usage(),
-        }
-    }
+    let params = match f.value("values") {
+        None => DEFAULT_PARAMS,
+        Some(values) => Params::parse_values(values).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2)
+        }),
+    };
+    let cfg = FitConfig {
+        games: read(f.get("games", 200)),
+        nodes: read(f.get("nodes", 10_000)),
+        random_plies: read(f.get("random-plies", 6)),
+        max_plies: read(f.get("max-plies", 600)),
+        seed: read(f.get("seed", 1)),
+        algorithm,
+        params,
+    };
     println!(
         "# fit: {} games of {} self-play at {} nodes a move after {} random plies, max {} \
          plies, seed {}, values {:?}",
@@ -784,10 +825,8 @@ pub fn run(args: &[String]) {
         return;
     }
     if args.first().map(String::as_str) == Some("perft") {
-        let depth: u32 = args
-            .get(1)
-            .and_then(|d| d.parse().ok())
-            .unwrap_or_else(|| usage());
+        let f = parse(&args[1..], &Spec::new(USAGE).args(1));
+        let depth: u32 = read(f.arg(0, "DEPTH"));
         let mut b = Board::startpos();
         for d in 1..=depth {
             let t = Instant::now();
@@ -803,8 +842,9 @@ pub fn run(args: &[String]) {
     }
     if args.first().map(String::as_str) == Some("bench") {
         // Fixed-depth searches from positions of a random game: nodes, time, nodes/s.
-        let depth: i32 = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(5);
-        let algos: Vec<Algorithm> = match args.get(2) {
+        let f = parse(&args[1..], &Spec::new(USAGE).args(2));
+        let depth: i32 = read(f.arg_or(0, 5, "DEPTH"));
+        let algos: Vec<Algorithm> = match f.args().get(1) {
             Some(a) => a.split(',').filter_map(Algorithm::parse).collect(),
             None => Algorithm::ALL.to_vec(),
         };
@@ -824,14 +864,17 @@ pub fn run(args: &[String]) {
             let (mut nodes, mut ms) = (0u64, 0u128);
             for pos in &positions {
                 let tt = TranspositionTable::new(16);
-                let limits = ThreeLimits {
+                let request = SearchRequest {
                     depth: Some(depth),
+                    ..SearchRequest::default()
+                };
+                let playing = ThreeSettings {
                     algorithm: algo,
-                    ..ThreeLimits::default()
+                    ..ThreeSettings::default()
                 };
                 let control = SearchControl::new(None, None, false);
                 let t = Instant::now();
-                let r = three::search(pos, &limits, &tt, &control, &|_| {});
+                let r = three::search(pos, &request, &playing, &tt, &control, &|_| {});
                 ms += t.elapsed().as_millis();
                 nodes += r.nodes;
             }
@@ -844,35 +887,40 @@ pub fn run(args: &[String]) {
         }
         return;
     }
-    let mut players = "jiang,greedy,greedy".to_string();
-    let mut games = 60u32;
-    let mut tc = TimeControl::MoveTime(Duration::from_millis(1000));
-    let mut max_plies = 1500u32;
-    let mut seed = 1u64;
-    let mut verbose = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut val = || it.next().cloned().unwrap_or_else(|| usage());
-        match a.as_str() {
-            "--players" => players = val(),
-            "--games" => games = val().parse().unwrap_or_else(|_| usage()),
-            "--movetime" => {
-                tc = TimeControl::MoveTime(Duration::from_millis(
-                    val().parse().unwrap_or_else(|_| usage()),
-                ))
-            }
-            "--nodes" => tc = TimeControl::Nodes(val().parse().unwrap_or_else(|_| usage())),
-            "--clock" => {
-                tc = TimeControl::Clock(Duration::from_millis(
-                    val().parse().unwrap_or_else(|_| usage()),
-                ))
-            }
-            "--max-plies" => max_plies = val().parse().unwrap_or_else(|_| usage()),
-            "--seed" => seed = val().parse().unwrap_or_else(|_| usage()),
-            "--verbose" => verbose = true,
-            _ => usage(),
+    const SPEC: Spec = Spec::new(USAGE)
+        .options(&[
+            "players",
+            "games",
+            "movetime",
+            "clock",
+            "nodes",
+            "max-plies",
+            "seed",
+        ])
+        .switches(&["verbose"]);
+    let f = parse(args, &SPEC);
+    let players = f
+        .value("players")
+        .unwrap_or("jiang,greedy,greedy")
+        .to_string();
+    let games: u32 = read(f.get("games", 60));
+    let controls: Vec<&str> = ["movetime", "clock", "nodes"]
+        .into_iter()
+        .filter(|c| f.value(c).is_some())
+        .collect();
+    let tc = match controls[..] {
+        [] => TimeControl::MoveTime(Duration::from_millis(1000)),
+        ["movetime"] => TimeControl::MoveTime(Duration::from_millis(read(f.get("movetime", 0)))),
+        ["clock"] => TimeControl::Clock(Duration::from_millis(read(f.get("clock", 0)))),
+        ["nodes"] => TimeControl::Nodes(read(f.get("nodes", 0))),
+        _ => {
+            eprintln!("threechess-match: one of --movetime, --clock and --nodes, not several");
+            usage()
         }
-    }
+    };
+    let max_plies: u32 = read(f.get("max-plies", 1500));
+    let seed: u64 = read(f.get("seed", 1));
+    let verbose = f.is_set("verbose");
     let specs: Vec<&str> = players.split(',').collect();
     if specs.len() != 3 {
         usage();

@@ -14,10 +14,11 @@
 //! seed adds a small jitter (below `--jitter`) to the frontier's costs, for a book
 //! that differs a little from one seed to the next.
 
-use crate::flags::Flags;
+use crate::flags::{Flags, Spec};
 use jiang::book::{self, Book, BookEntry, BookKey};
 use jiang::game::{Game, Rules};
-use jiang::search::{self, Limits, SearchControl, SearchState};
+use jiang::request::SearchRequest;
+use jiang::search::{self, SearchControl, SearchState};
 use jiang::tt::TranspositionTable;
 use jiang::xiangqi::{Move, Position};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -78,12 +79,8 @@ impl Default for BuildConfig {
 
 /// Reads `build OUT --flags…` after `book build`; returns the output path and config.
 pub fn parse_build_args(args: &[String]) -> Result<(String, BuildConfig), String> {
-    let Some((out, rest)) = args.split_first() else {
-        return Err("book build needs an output file".into());
-    };
-    let f = Flags::parse(
-        rest,
-        &[
+    const SPEC: Spec = Spec::new(USAGE)
+        .options(&[
             "nodes",
             "positions",
             "seed",
@@ -93,8 +90,10 @@ pub fn parse_build_args(args: &[String]) -> Result<(String, BuildConfig), String
             "ply-cost",
             "max-plies",
             "jitter",
-        ],
-    )?;
+        ])
+        .args(1);
+    let f = Flags::parse(args, &SPEC)?;
+    let out: String = f.arg(0, "an output file")?;
     let d = BuildConfig::default();
     let config = BuildConfig {
         nodes: f.get("nodes", d.nodes)?.max(1),
@@ -109,7 +108,7 @@ pub fn parse_build_args(args: &[String]) -> Result<(String, BuildConfig), String
         max_plies: f.get("max-plies", d.max_plies)?,
         jitter: f.get("jitter", d.jitter)?,
     };
-    Ok((out.clone(), config))
+    Ok((out, config))
 }
 
 /// A position waiting on the frontier.
@@ -168,10 +167,10 @@ pub fn build(config: &BuildConfig, progress: &mut dyn FnMut(&str)) -> Vec<(u64, 
             continue;
         }
         expanded.insert(key.key);
-        let limits = Limits::<Move> {
+        let limits = SearchRequest::<Move> {
             nodes: Some(config.nodes),
             multipv: config.lines,
-            ..Limits::default()
+            ..SearchRequest::default()
         };
         let control = SearchControl::new(None, None, false);
         let r = search::search_with_state(&leaf.pos, &limits, &tt, &control, &|_| {}, &mut state);

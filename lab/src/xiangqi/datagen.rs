@@ -18,8 +18,10 @@
 //! ahead, or as a draw after [`MAX_PLIES`] plies. The output is flushed after each game,
 //! so a partial file is usable.
 
+use crate::flags::{Flags, Spec};
 use jiang::game::Rules;
-use jiang::search::{self, Limits, SearchControl, SearchState};
+use jiang::request::SearchRequest;
+use jiang::search::{self, SearchControl, SearchState};
 use jiang::tt::{TranspositionTable, MATE_BOUND};
 use jiang::xiangqi::{Color, Move, Position};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -68,35 +70,39 @@ impl Default for DatagenConfig {
     }
 }
 
+/// The usage of `jiang-lab datagen` (both its forms).
+pub const USAGE: &str = "jiang-lab datagen GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB] [--eval nnue|hce]\n    \
+Xiangqi self-play training positions to stdout (FEN | score | result)\n\
+jiang-lab datagen --perturb FILE [--per N] [--plies K] [--depth D] [--seed S]\n    \
+positions a few random plies from FILE's, labelled by a shallow search (FEN | score | -)";
+
 /// Parses `GAMES [--nodes N] [--seed S] [--random-plies MIN-MAX] [--hash MB] [--eval nnue|hce]`.
 pub fn parse_args(args: &[String]) -> Result<DatagenConfig, String> {
-    let mut c = DatagenConfig::default();
-    let mut it = args.iter();
-    let games = it.next().ok_or("datagen needs a number of games")?;
-    c.games = games
-        .parse()
-        .map_err(|_| format!("bad number of games '{games}'"))?;
-    while let Some(flag) = it.next() {
-        let value = it
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value"))?
-            .as_str();
-        let num = |v: &str| v.parse::<u64>().map_err(|_| format!("bad value '{v}'"));
-        match flag.as_str() {
-            "--nodes" => c.nodes = num(value)?.max(1),
-            "--seed" => c.seed = num(value)?,
-            "--hash" => c.hash_mb = num(value)?.clamp(1, 1024) as usize,
-            "--eval" => {
-                c.nnue = jiang::xiangqi::nnue::network_named(value)
-                    .ok_or_else(|| format!("--eval takes nnue or hce, not '{value}'"))?;
-            }
-            "--random-plies" => {
-                let (lo, hi) = value.split_once('-').unwrap_or((value, value));
-                c.random_plies_min = num(lo)? as u32;
-                c.random_plies_max = (num(hi)? as u32).max(c.random_plies_min);
-            }
-            _ => return Err(format!("unknown datagen option '{flag}'")),
-        }
+    const SPEC: Spec = Spec::new(USAGE)
+        .options(&["nodes", "seed", "hash", "eval", "random-plies"])
+        .args(1);
+    let f = Flags::parse(args, &SPEC)?;
+    let d = DatagenConfig::default();
+    let mut c = DatagenConfig {
+        games: f.arg(0, "a number of games")?,
+        nodes: f.get("nodes", d.nodes)?.max(1),
+        seed: f.get("seed", d.seed)?,
+        hash_mb: f.get::<u64>("hash", d.hash_mb as u64)?.clamp(1, 1024) as usize,
+        ..d
+    };
+    if let Some(value) = f.value("eval") {
+        c.nnue = jiang::xiangqi::nnue::Evaluation::named(value)
+            .ok_or_else(|| format!("--eval takes nnue or hce, not '{value}'"))?
+            .uses_network();
+    }
+    if let Some(value) = f.value("random-plies") {
+        let num = |v: &str| {
+            v.parse::<u32>()
+                .map_err(|_| format!("--random-plies: cannot read '{value}'"))
+        };
+        let (lo, hi) = value.split_once('-').unwrap_or((value, value));
+        c.random_plies_min = num(lo)?;
+        c.random_plies_max = num(hi)?.max(c.random_plies_min);
     }
     Ok(c)
 }
@@ -189,9 +195,9 @@ fn play_game(
             if pos.game_ply() >= MAX_PLIES {
                 return (records, 1);
             }
-            let limits = Limits::<Move> {
+            let limits = SearchRequest::<Move> {
                 nodes: Some(config.nodes),
-                ..Limits::default()
+                ..SearchRequest::default()
             };
             let control = SearchControl::new(None, None, false);
             let r = search::search_with_state(&pos, &limits, tt, &control, &|_| {}, &mut state);
@@ -253,26 +259,15 @@ pub struct PerturbConfig {
 
 /// Parses `--perturb FILE [--per N] [--plies K] [--depth D] [--seed S]`.
 pub fn parse_perturb_args(args: &[String]) -> Result<PerturbConfig, String> {
-    let mut c = PerturbConfig {
-        input: String::new(),
-        per_position: 4,
-        max_plies: 4,
-        depth: 2,
-        seed: 1,
+    const SPEC: Spec = Spec::new(USAGE).options(&["perturb", "per", "plies", "depth", "seed"]);
+    let f = Flags::parse(args, &SPEC)?;
+    let c = PerturbConfig {
+        input: f.text("perturb"),
+        per_position: f.get("per", 4u32)?.clamp(1, 1000),
+        max_plies: f.get("plies", 4u32)?.clamp(1, 40),
+        depth: f.get("depth", 2i32)?.clamp(1, 20),
+        seed: f.get("seed", 1)?,
     };
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let num = |v: &str| v.parse::<u64>().map_err(|_| format!("bad value '{v}'"));
-        match flag.as_str() {
-            "--perturb" => c.input = value.clone(),
-            "--per" => c.per_position = num(value)?.clamp(1, 1000) as u32,
-            "--plies" => c.max_plies = num(value)?.clamp(1, 40) as u32,
-            "--depth" => c.depth = num(value)?.clamp(1, 20) as i32,
-            "--seed" => c.seed = num(value)?,
-            _ => return Err(format!("unknown datagen --perturb option '{flag}'")),
-        }
-    }
     if c.input.is_empty() {
         return Err("datagen --perturb needs an input file".into());
     }
@@ -313,9 +308,9 @@ pub fn perturb(config: &PerturbConfig, out: &mut dyn Write) -> Result<(), String
             if !ok || pos.in_check() || pos.game_result().is_some() {
                 continue;
             }
-            let limits = Limits::<Move> {
+            let limits = SearchRequest::<Move> {
                 depth: Some(config.depth),
-                ..Limits::default()
+                ..SearchRequest::default()
             };
             let control = SearchControl::new(None, None, false);
             tt.clear();

@@ -3,7 +3,7 @@
 //! compare, `roundtrip` games through every written format, `same` the games of files
 //! holding one collection in different notations).
 
-use crate::flags::Flags;
+use crate::flags::{Flags, Spec};
 use jiang::record::{self, Format, Game, Loaded, RecordError};
 use std::path::Path;
 
@@ -79,7 +79,7 @@ pub fn convert(args: &[String]) -> Result<(), String> {
     let [input, output] = plain.as_slice() else {
         return Err("convert needs IN and OUT".into());
     };
-    let flags = Flags::parse(rest, &["from", "to"])?;
+    let flags = Flags::parse(rest, &Spec::new(USAGE).options(&["from", "to"]))?;
     let from = format_flag(&flags, "from")?;
     let to = match format_flag(&flags, "to")? {
         Some(f) => f,
@@ -221,7 +221,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("records: dump, roundtrip or same".into());
     };
     let (files, flag_args) = split_args(rest);
-    let flags = Flags::parse(flag_args, &["from"])?;
+    let flags = Flags::parse(flag_args, &Spec::new(USAGE).options(&["from"]))?;
     let from = format_flag(&flags, "from")?;
     if files.is_empty() {
         return Err(format!("records {job}: needs files"));

@@ -13,10 +13,12 @@
 //! mean over its moves.
 
 use super::records::games_of;
-use crate::flags::Flags;
-use jiang::engine::{Engine, Event, EventSink, GoCommand};
+use crate::flags::{Flags, Spec};
+use jiang::engine::{Engine, Event, EventSink};
 use jiang::record::notation::{write_move, Notation};
 use jiang::record::{pgn, Game, GameTree, Nag, NodeId};
+use jiang::request::SearchRequest;
+use jiang::time::Clock;
 use jiang::xiangqi::{wdl, Color, Move, Position};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -125,10 +127,13 @@ fn search(
             }
         }
     });
-    let go = GoCommand {
-        move_time: limits.movetime.map(Duration::from_millis),
+    let go = SearchRequest {
+        clock: Clock {
+            move_time: limits.movetime.map(Duration::from_millis),
+            ..Clock::default()
+        },
         depth: limits.depth,
-        ..GoCommand::default()
+        ..SearchRequest::default()
     };
     engine.go(&go, sink);
     engine.wait();
@@ -491,9 +496,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let flags = Flags::parse(
         rest,
-        &[
+        &Spec::new(USAGE).options(&[
             "movetime", "depth", "out", "svg", "notation", "game", "hash", "threads",
-        ],
+        ]),
     )?;
     let depth = flags.text("depth");
     let limits = Limits {

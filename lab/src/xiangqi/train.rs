@@ -20,6 +20,7 @@
 // Index loops over parallel arrays (weights, gradients, moments) read best as they are.
 #![allow(clippy::needless_range_loop)]
 
+use crate::flags::{Flags, Spec};
 use jiang::xiangqi::nnue::{
     output_bucket, Network, Row, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE,
 };
@@ -83,42 +84,53 @@ impl Default for TrainConfig {
     }
 }
 
+/// The usage of `jiang-lab train`.
+pub const USAGE: &str = "jiang-lab train OUT.nnue DATA... [--epochs N] [--lr X] [--lr-drop X] [--batch N] [--lambda X] [--threads N]\n    \
+[--seed S] [--val X] [--wd X] [--init NET] [--max-positions N] [--output-buckets 1|8]\n    \
+train the Xiangqi evaluation network on datagen output";
+
 /// Parses `OUT DATA... [--epochs N] [--lr X] [--lr-drop X] [--batch N] [--lambda X]
 /// [--threads N] [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N]
 /// [--output-buckets 1|8]`.
 pub fn parse_args(args: &[String]) -> Result<TrainConfig, String> {
-    let mut c = TrainConfig::default();
-    let mut it = args.iter();
-    c.out = it.next().ok_or("train needs an output file")?.clone();
-    while let Some(a) = it.next() {
-        if !a.starts_with("--") {
-            c.data.push(a.clone());
-            continue;
-        }
-        let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
-        let bad = || format!("bad value '{v}' for {a}");
-        let f = || v.parse::<f64>().map_err(|_| bad());
-        let n = || v.parse::<usize>().map_err(|_| bad());
-        match a.as_str() {
-            "--epochs" => c.epochs = n()?.max(1),
-            "--lr" => c.lr = f()? as f32,
-            "--lr-drop" => c.lr_drop = f()? as f32,
-            "--batch" => c.batch = n()?.max(1),
-            "--lambda" => c.lambda = f()?.clamp(0.0, 1.0) as f32,
-            "--threads" => c.threads = n()?.clamp(1, 64),
-            "--seed" => c.seed = n()? as u64,
-            "--val" => c.val = f()?.clamp(0.0, 0.5),
-            "--wd" => c.weight_decay = f()? as f32,
-            "--init" => c.init = Some(v.clone()),
-            "--max-positions" => c.max_positions = n()?,
-            "--output-buckets" => {
-                c.output_buckets = n()?;
-                if c.output_buckets != 1 && c.output_buckets != OUTPUT_BUCKETS {
-                    return Err(format!("--output-buckets must be 1 or {OUTPUT_BUCKETS}"));
-                }
-            }
-            _ => return Err(format!("unknown train option '{a}'")),
-        }
+    const SPEC: Spec = Spec::new(USAGE)
+        .options(&[
+            "epochs",
+            "lr",
+            "lr-drop",
+            "batch",
+            "lambda",
+            "threads",
+            "seed",
+            "val",
+            "wd",
+            "init",
+            "max-positions",
+            "output-buckets",
+        ])
+        .args(usize::MAX);
+    let f = Flags::parse(args, &SPEC)?;
+    let d = TrainConfig::default();
+    // Rates are read as f64 and narrowed, as they always were.
+    let rate = |name: &str, default: f32| f.get(name, f64::from(default)).map(|v| v as f32);
+    let c = TrainConfig {
+        out: f.arg(0, "an output file")?,
+        data: f.args().get(1..).unwrap_or_default().to_vec(),
+        epochs: f.get("epochs", d.epochs)?.max(1),
+        lr: rate("lr", d.lr)?,
+        lr_drop: rate("lr-drop", d.lr_drop)?,
+        batch: f.get("batch", d.batch)?.max(1),
+        lambda: f.get("lambda", f64::from(d.lambda))?.clamp(0.0, 1.0) as f32,
+        threads: f.get("threads", d.threads)?.clamp(1, 64),
+        seed: f.get("seed", d.seed)?,
+        val: f.get("val", d.val)?.clamp(0.0, 0.5),
+        weight_decay: rate("wd", d.weight_decay)?,
+        init: f.value("init").map(String::from),
+        max_positions: f.get("max-positions", d.max_positions)?,
+        output_buckets: f.get("output-buckets", d.output_buckets)?,
+    };
+    if c.output_buckets != 1 && c.output_buckets != OUTPUT_BUCKETS {
+        return Err(format!("--output-buckets must be 1 or {OUTPUT_BUCKETS}"));
     }
     if c.data.is_empty() {
         return Err("train needs at least one data file".into());
@@ -617,7 +629,10 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let mut params = match &config.init {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            Params::from_network(&Network::from_bytes(&bytes)?, config.output_buckets)?
+            Params::from_network(
+                &Network::from_bytes(&bytes).map_err(|e| e.to_string())?,
+                config.output_buckets,
+            )?
         }
         None => Params::random(&mut rng, config.output_buckets),
     };

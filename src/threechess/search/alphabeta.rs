@@ -40,7 +40,7 @@ impl Searcher<'_> {
 
     #[inline]
     pub(super) fn static_eval(&self) -> i32 {
-        eval::view_with(&self.b, self.root, &self.limits.params)
+        eval::view_with(&self.b, self.root, &self.settings.params)
     }
 
     /// Alpha-beta in max/min form, scores from the root player's view. Paranoid: every

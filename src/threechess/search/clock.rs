@@ -58,7 +58,7 @@ impl Searcher<'_> {
             self.stopped = true;
             return;
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self.request.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
             return;
         }
@@ -70,7 +70,7 @@ impl Searcher<'_> {
                 }
             }
             Some(base) => {
-                if let Some(hard) = self.limits.hard {
+                if let Some(hard) = self.request.budget.map(|b| b.hard) {
                     if now.saturating_sub(base) >= hard.as_millis() as u64 {
                         self.stopped = true;
                     }

@@ -104,7 +104,7 @@ impl Searcher<'_> {
             return [0; 3];
         }
         self.seldepth = self.seldepth.max(ply);
-        let mut best = eval::views_with(&self.b, &self.limits.params);
+        let mut best = eval::views_with(&self.b, &self.settings.params);
         // Without pruning between players the capture tree explodes: a short, narrow
         // quiescence (the most valuable captures only).
         if qply >= MAXN_QS_PLIES || ply >= MAX_PLY - 1 {

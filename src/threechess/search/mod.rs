@@ -28,7 +28,7 @@
 //! valuable target or move at random (in the proportion each has shown in this game:
 //! [`observed_greed`]) leave a king for us to take, less the chance that one of them
 //! takes the other's king in this round or the next ([`fallible_chances`],
-//! [`ThreeLimits::fallibility`], UCI `ThreeFallibility`). A move the search sees lose
+//! [`ThreeSettings::fallibility`], UCI `ThreeFallibility`). A move the search sees lose
 //! keeps its losing score.
 //!
 //! Scores: [`super::eval::view`] centipawns; a king capture is worth ±[`WIN`] minus
@@ -37,16 +37,17 @@
 //!
 //! One room per concern:
 //!
-//! * this file: the entry [`search`], what it is asked ([`ThreeLimits`], [`Algorithm`])
-//!   and what it answers ([`ThreeInfo`], [`ThreeResult`]), and the searcher's state;
-//! * [`root`]: iterative deepening and the root move loop;
-//! * [`alphabeta`]: the alpha-beta frame of Paranoid and of the root player's plies in
-//!   BRS/BRS+; [`best_reply`]: the opponents' layer of BRS and BRS+;
-//!   [`quiesce`]: their capture search; [`maxn`]: MaxN (tests and tools only);
-//! * [`ordering`]: move ordering; [`pv`]: the principal variation and the reported line;
-//! * [`opponents`]: the fallible-opponent model behind the root bonus;
-//! * [`clock`]: the whole-game clock's budget and when a running search stops;
-//! * [`key`]: the transposition-table key.
+//! * this file: the entry [`search`], how it plays ([`ThreeSettings`], [`Algorithm`]; what
+//!   it is asked is the engine's one [`SearchRequest`]), what it answers ([`ThreeInfo`],
+//!   [`ThreeResult`]), and the searcher's state;
+//! * `root`: iterative deepening and the root move loop;
+//! * `alphabeta`: the alpha-beta frame of Paranoid and of the root player's plies in
+//!   BRS/BRS+; `best_reply`: the opponents' layer of BRS and BRS+;
+//!   `quiesce`: their capture search; `maxn`: MaxN (tests and tools only);
+//! * `ordering`: move ordering; `pv`: the principal variation and the reported line;
+//! * `opponents`: the fallible-opponent model behind the root bonus;
+//! * `clock`: the whole-game clock's budget and when a running search stops;
+//! * `key`: the transposition-table key.
 
 mod alphabeta;
 mod best_reply;
@@ -67,9 +68,9 @@ use super::board::Board;
 use super::eval;
 use super::types::{Move, Player};
 use crate::movelist::ListMove;
+use crate::request::SearchRequest;
 use crate::time::SearchControl;
 use crate::tt::{TranspositionTable, MATE, MATE_BOUND};
-use std::time::Duration;
 
 /// Score of capturing a king at the root (minus one per ply to it).
 pub const WIN: i32 = MATE;
@@ -126,30 +127,19 @@ impl Algorithm {
 /// 88 %; head to head it scores best).
 pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Brs;
 
-/// The default [`ThreeLimits::fallibility`]. Against one greedy and one random agent
+/// The default [`ThreeSettings::fallibility`]. Against one greedy and one random agent
 /// (400,000 nodes a move, 180 games) jiang took a king in 92 % of the games instead of
 /// 78 %; against two greedy agents in 97 % instead of 98 % (docs/MEASUREMENTS.md, ThreeChess).
 pub const DEFAULT_FALLIBILITY: i32 = 3000;
-/// The largest [`ThreeLimits::fallibility`] accepted (a bonus stays far below a king
+/// The largest [`ThreeSettings::fallibility`] accepted (a bonus stays far below a king
 /// capture's score).
 pub const MAX_FALLIBILITY: i32 = 10_000;
 
-/// What to search for. Deadlines run from the start of the search, or from the
-/// ponder-hit when `control` starts pondering.
+/// How the three-player search plays (what it is asked comes in a [`SearchRequest`]: its
+/// limits, root moves and deadlines, which run from the start of the search, or from the
+/// ponder-hit when `control` starts pondering).
 #[derive(Clone, Debug)]
-pub struct ThreeLimits {
-    /// Maximum depth (iterations).
-    pub depth: Option<i32>,
-    /// Maximum nodes.
-    pub nodes: Option<u64>,
-    /// No new iteration after this.
-    pub soft: Option<Duration>,
-    /// Stop at once after this.
-    pub hard: Option<Duration>,
-    /// Search until stopped (also past a found king capture or the depth limit).
-    pub infinite: bool,
-    /// Only these root moves (empty: all).
-    pub search_moves: Vec<Move>,
+pub struct ThreeSettings {
     /// Which search.
     pub algorithm: Algorithm,
     /// The evaluation's weights.
@@ -162,15 +152,9 @@ pub struct ThreeLimits {
     pub fallibility: i32,
 }
 
-impl Default for ThreeLimits {
+impl Default for ThreeSettings {
     fn default() -> Self {
-        ThreeLimits {
-            depth: None,
-            nodes: None,
-            soft: None,
-            hard: None,
-            infinite: false,
-            search_moves: Vec::new(),
+        ThreeSettings {
             algorithm: DEFAULT_ALGORITHM,
             params: eval::DEFAULT_PARAMS,
             fallibility: DEFAULT_FALLIBILITY,
@@ -226,7 +210,8 @@ pub struct ThreeResult {
 /// stopped.
 pub fn search(
     pos: &Board,
-    limits: &ThreeLimits,
+    request: &SearchRequest<Move>,
+    settings: &ThreeSettings,
     tt: &TranspositionTable,
     control: &SearchControl,
     on_info: &dyn Fn(&ThreeInfo),
@@ -238,11 +223,12 @@ pub fn search(
     let mut s = Searcher {
         b,
         root,
-        algo: limits.algorithm,
+        algo: settings.algorithm,
         tt,
         control,
-        limits,
-        key_mix: tt_key(pos, root, limits.algorithm) ^ pos.key(),
+        request,
+        settings,
+        key_mix: tt_key(pos, root, settings.algorithm) ^ pos.key(),
         nodes: 0,
         seldepth: 0,
         stopped: false,
@@ -264,7 +250,8 @@ struct Searcher<'a> {
     algo: Algorithm,
     tt: &'a TranspositionTable,
     control: &'a SearchControl,
-    limits: &'a ThreeLimits,
+    request: &'a SearchRequest<Move>,
+    settings: &'a ThreeSettings,
     key_mix: u64,
     nodes: u64,
     seldepth: usize,

@@ -2,7 +2,7 @@
 //! reference's greedy and random agents, or anything that blunders) are to leave a king
 //! for us to take after a root move. The searches assume best replies and never try a
 //! threat that one parries; the root adds this model's bonus to each move's score (see
-//! [`super::ThreeLimits::fallibility`]).
+//! [`super::ThreeSettings::fallibility`]).
 
 use super::{Searcher, MAX_FALLIBILITY};
 use crate::threechess::board::{Board, Status};
@@ -52,7 +52,7 @@ pub fn observed_greed(b: &Board) -> [f64; 3] {
 /// The chances after the next `plies` moves of `root`'s opponents (from `b`, an opponent
 /// to move) that `root`'s king was taken, that one opponent took the other's, or, the
 /// game going on, that `root` can take a king. The model of
-/// [`ThreeLimits::fallibility`]: an opponent takes `root`'s king whenever it can (the
+/// [`super::ThreeSettings::fallibility`]: an opponent takes `root`'s king whenever it can (the
 /// safe assumption); otherwise, with probability `greed[opponent]` (see
 /// [`observed_greed`]), it plays a capture of its most valuable target, the other king
 /// included (as the reference's greedy agent), and else a uniformly random legal move
@@ -192,7 +192,7 @@ impl Chances {
 
 impl Searcher<'_> {
     /// The root bonus of move `m` for opponents that are not perfect (see
-    /// [`ThreeLimits::fallibility`]): the weight times (the chance that the root player
+    /// [`super::ThreeSettings::fallibility`]): the weight times (the chance that the root player
     /// can take a king after the opponents' next moves − the chance its own king was
     /// taken − the chance one opponent took the other's, which ends the game without
     /// our win), by [`fallible_chances`].
@@ -204,7 +204,7 @@ impl Searcher<'_> {
             Chances::default()
         };
         self.b.unmake_move();
-        let weight = f64::from(self.limits.fallibility.clamp(0, MAX_FALLIBILITY));
+        let weight = f64::from(self.settings.fallibility.clamp(0, MAX_FALLIBILITY));
         (weight * (chances.win - chances.loss - chances.other)).round() as i32
     }
 }

@@ -75,7 +75,7 @@ impl Searcher<'_> {
                 v[victim.index()] = -(WIN - full_pv.len() as i32);
                 v
             }
-            Status::Ongoing => eval::views_with(&b, &self.limits.params),
+            Status::Ongoing => eval::views_with(&b, &self.settings.params),
         };
         (legal_prefix, scores)
     }

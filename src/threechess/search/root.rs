@@ -17,7 +17,9 @@ impl Searcher<'_> {
             .b
             .legal_moves_list()
             .iter()
-            .filter(|m| self.limits.search_moves.is_empty() || self.limits.search_moves.contains(m))
+            .filter(|m| {
+                self.request.search_moves.is_empty() || self.request.search_moves.contains(m)
+            })
             .map(|&mv| RootMove {
                 mv,
                 score: -INF,
@@ -28,7 +30,7 @@ impl Searcher<'_> {
             best_move: root_moves.first().map(|r| r.mv),
             ponder_move: None,
             score: 0,
-            scores: eval::views_with(&self.b, &self.limits.params),
+            scores: eval::views_with(&self.b, &self.settings.params),
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
@@ -37,7 +39,7 @@ impl Searcher<'_> {
             self.wait_if_infinite();
             return result;
         }
-        if self.limits.fallibility != 0 && self.algo != Algorithm::MaxN {
+        if self.settings.fallibility != 0 && self.algo != Algorithm::MaxN {
             let greed = observed_greed(&self.b);
             log::debug!("threechess observed greed {greed:.2?}");
             for root_move in &mut root_moves {
@@ -48,7 +50,7 @@ impl Searcher<'_> {
         let first_order = |m: &RootMove| -self.order_score(m.mv, None, 0);
         root_moves.sort_by_key(first_order);
         let max_depth = self
-            .limits
+            .request
             .depth
             .unwrap_or(MAX_PLY as i32 - QS_MAX as i32 - 4);
         let max_depth = max_depth.clamp(1, MAX_PLY as i32 - QS_MAX as i32 - 4);
@@ -104,17 +106,20 @@ impl Searcher<'_> {
                 break;
             }
             let decided = best.score.abs() >= WIN_BOUND;
-            if !self.limits.infinite && !self.control.pondering() {
+            if !self.request.infinite && !self.control.pondering() {
                 if decided && depth >= 2 {
                     break;
                 }
-                if let Some(soft) = self.limits.soft {
+                if let Some(soft) = self.request.budget.and_then(|b| b.soft) {
                     // The next iteration takes a few times as long as this one.
                     if self.used_ms() > soft.as_millis() as u64 / 2 {
                         break;
                     }
                 }
-                if root_moves.len() == 1 && self.limits.soft.is_some() && depth >= 2 {
+                if root_moves.len() == 1
+                    && self.request.budget.and_then(|b| b.soft).is_some()
+                    && depth >= 2
+                {
                     break;
                 }
             }
@@ -133,7 +138,7 @@ impl Searcher<'_> {
 
     /// Infinite and ponder searches answer only when stopped.
     fn wait_if_infinite(&mut self) {
-        while (self.limits.infinite || self.control.pondering()) && !self.control.stopped() {
+        while (self.request.infinite || self.control.pondering()) && !self.control.stopped() {
             std::thread::sleep(Duration::from_millis(1));
         }
     }

@@ -94,13 +94,28 @@ pub const EMBEDDED_ID: &str = env!("JIANG_NETWORK_ID");
 /// network beats the hand-written evaluation (see docs/training.md and docs/strength.md).
 pub const DEFAULT_ENABLED: bool = true;
 
-/// Whether an evaluation's name (`nnue` or `hce`, as `bench` and data generation take
-/// it) means the network; `None` for any other name.
-pub fn network_named(name: &str) -> Option<bool> {
-    match name {
-        "nnue" => Some(true),
-        "hce" => Some(false),
-        _ => None,
+/// Which evaluation a search uses, as `bench` and data generation name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The network (`nnue`).
+    Network,
+    /// The hand-written evaluation (`hce`).
+    HandWritten,
+}
+
+impl Evaluation {
+    /// The evaluation called `name` (`nnue` or `hce`); `None` for any other name.
+    pub fn named(name: &str) -> Option<Evaluation> {
+        match name {
+            "nnue" => Some(Evaluation::Network),
+            "hce" => Some(Evaluation::HandWritten),
+            _ => None,
+        }
+    }
+
+    /// Whether it is the network.
+    pub fn uses_network(self) -> bool {
+        self == Evaluation::Network
     }
 }
 
@@ -126,6 +141,56 @@ pub struct Row(pub [i16; HIDDEN]);
 #[repr(C, align(64))]
 pub struct Accumulator(pub [Row; 2]);
 
+/// Why bytes are not a network this build can use; `Display` gives one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file could not be read (its path and the system's reason).
+    Io(String),
+    /// Neither magic (`JIANGNN1`, `JIANGNN2`).
+    BadMagic,
+    /// Ends inside the header.
+    TooShort,
+    /// Another number of output buckets than this build's (the file's).
+    Buckets(usize),
+    /// Another number of hidden neurons than this build's (the file's).
+    Hidden(usize),
+    /// Not the length the header implies.
+    Length {
+        /// Bytes after the magic.
+        found: usize,
+        /// Bytes expected.
+        expected: usize,
+    },
+    /// The browser build was handed a network after its first evaluation.
+    InUse,
+}
+
+impl std::fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetworkError::Io(e) => f.write_str(e),
+            NetworkError::BadMagic => write!(f, "not a jiang network (bad magic)"),
+            NetworkError::InUse => write!(f, "the engine's network is in use already"),
+            NetworkError::TooShort => write!(f, "network file too short"),
+            NetworkError::Buckets(n) => {
+                write!(
+                    f,
+                    "network has {n} output buckets, this build {OUTPUT_BUCKETS}"
+                )
+            }
+            NetworkError::Hidden(n) => {
+                write!(f, "network has {n} hidden neurons, this build {HIDDEN}")
+            }
+            NetworkError::Length { found, expected } => write!(
+                f,
+                "network file has {found} bytes after the magic, {expected} expected"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
 /// A quantised network.
 pub struct Network {
     /// First-layer weights, one row per feature.
@@ -141,34 +206,30 @@ pub struct Network {
 
 impl Network {
     /// Reads a network file (either format).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let (body, buckets) = if let Some(body) = bytes.strip_prefix(MAGIC.as_slice()) {
             (body, 1)
         } else if let Some(body) = bytes.strip_prefix(MAGIC_BUCKETS.as_slice()) {
-            let b = body.get(4..8).ok_or("network file too short")?;
+            let b = body.get(4..8).ok_or(NetworkError::TooShort)?;
             let buckets = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
             if buckets != OUTPUT_BUCKETS {
-                return Err(format!(
-                    "network has {buckets} output buckets, this build {OUTPUT_BUCKETS}"
-                ));
+                return Err(NetworkError::Buckets(buckets));
             }
             (body, buckets)
         } else {
-            return Err("not a jiang network (bad magic)".into());
+            return Err(NetworkError::BadMagic);
         };
         let header = if buckets == 1 { 4 } else { 8 };
         let expected = header + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets;
         if body.len() != expected {
-            return Err(format!(
-                "network file has {} bytes after the magic, {expected} expected",
-                body.len()
-            ));
+            return Err(NetworkError::Length {
+                found: body.len(),
+                expected,
+            });
         }
         let hidden = u32::from_le_bytes([body[0], body[1], body[2], body[3]]) as usize;
         if hidden != HIDDEN {
-            return Err(format!(
-                "network has {hidden} hidden neurons, this build {HIDDEN}"
-            ));
+            return Err(NetworkError::Hidden(hidden));
         }
         let weights_end = body.len() - 4 * buckets;
         let mut words = body[header..weights_end]
@@ -262,7 +323,7 @@ pub static NETWORK: Lazy<Network> = Lazy::new(load_network);
 fn load_network() -> Network {
     if let Ok(path) = std::env::var("JIANG_EVALFILE") {
         match std::fs::read(&path)
-            .map_err(|e| e.to_string())
+            .map_err(|e| NetworkError::Io(e.to_string()))
             .and_then(|b| Network::from_bytes(&b))
         {
             Ok(n) => {
@@ -299,9 +360,9 @@ fn load_network() -> Network {
 /// Browser build: hands over the network file's bytes (checked) before the first search.
 /// Refused once [`NETWORK`] is in use: the network of a running engine never changes.
 #[cfg(target_arch = "wasm32")]
-pub fn provide_network(bytes: &[u8]) -> Result<(), String> {
+pub fn provide_network(bytes: &[u8]) -> Result<(), NetworkError> {
     if Lazy::get(&NETWORK).is_some() {
-        return Err("the engine's network is in use already".into());
+        return Err(NetworkError::InUse);
     }
     let net = Network::from_bytes(bytes)?;
     *PROVIDED.lock().unwrap_or_else(|e| e.into_inner()) = Some(net);
