@@ -2,8 +2,8 @@
 # Fetches the course harnesses the adapters play in (adapters/README.md): public
 # repositories, cloned (shallow) into DIR, one folder each, outside the sources. A harness
 # already there is kept. Exit status 1 when one could not be fetched (the others are
-# still fetched); tests/adapters.rs then fails, or counts a skip with
-# JIANG_SKIP_HARNESS_TESTS=1.
+# still fetched); tests/adapters.rs then counts a skip (a failure with
+# JIANG_REQUIRE_HARNESSES=1).
 #
 #   adapters/fetch_harnesses.sh DIR
 set -uo pipefail

@@ -63,11 +63,15 @@ echo "== release archives (tools/dist.sh --skip-web)"
 tools/dist.sh --skip-web
 zip_file="$(ls target/dist/jiang-*-windows-x86_64.zip)"
 tar_file="$(ls target/dist/jiang-*-linux-x86_64.tar.gz)"
+# The listings are read whole first: `lister | grep -q` under pipefail fails whenever grep
+# stops reading before the lister has written everything (SIGPIPE), which CI once hit.
+zip_listing="$(unzip -Z1 "$zip_file")"
+tar_listing="$(tar -tzf "$tar_file")"
 for f in jiang.exe gui-guide.md gui-guide.zh-CN.md LICENSE.txt; do
-  unzip -l "$zip_file" | grep -q "/$f\$" || { echo "$zip_file lacks $f" >&2; exit 1; }
+  grep -q "/$f\$" <<<"$zip_listing" || { echo "$zip_file lacks $f" >&2; exit 1; }
 done
 for f in jiang gui-guide.md gui-guide.zh-CN.md LICENSE; do
-  tar -tzf "$tar_file" | grep -q "/$f\$" || { echo "$tar_file lacks $f" >&2; exit 1; }
+  grep -q "/$f\$" <<<"$tar_listing" || { echo "$tar_file lacks $f" >&2; exit 1; }
 done
 (cd target/dist && sha256sum --check --quiet SHA256SUMS)
 unpacked="$(mktemp -d)"
