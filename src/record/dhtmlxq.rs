@@ -273,7 +273,7 @@ pub fn read(text: &str) -> Result<Loaded, RecordError> {
                 let why = if pos.is_legal(m) {
                     format!("more than {MAX_NODES} moves")
                 } else {
-                    illegal_reason(&pos, m)
+                    illegal_reason(&pos, m).to_string()
                 };
                 warnings.push(RecordError::bad_move(
                     v.place,

@@ -430,18 +430,90 @@ fn matches(spec: &Spec, d: &Description) -> bool {
         && spec.number == d.number
 }
 
+/// Why [`read_move`] refused a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveReadError {
+    /// Nothing but blanks.
+    Empty,
+    /// Not shaped like a move in any of the three notations.
+    NotANotation,
+    /// Coordinates of a move that is not legal here.
+    Illegal(IllegalMove),
+    /// A description that no legal move of the side to move fits.
+    NoneFits(Color),
+    /// A description that several legal moves fit.
+    Ambiguous(Vec<Move>),
+}
+
+impl std::fmt::Display for MoveReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveReadError::Empty => write!(f, "an empty move"),
+            MoveReadError::NotANotation => {
+                write!(f, "not a move in ICCS, WXF or Chinese notation")
+            }
+            MoveReadError::Illegal(why) => write!(f, "{why}"),
+            MoveReadError::NoneFits(side) => write!(
+                f,
+                "no legal move of {} fits it",
+                if *side == Color::Red { "Red" } else { "Black" }
+            ),
+            MoveReadError::Ambiguous(moves) => {
+                write!(f, "ambiguous: ")?;
+                for (i, m) in moves.iter().enumerate() {
+                    write!(f, "{}{m}", if i > 0 { ", " } else { "" })?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveReadError {}
+
+/// Why a move given by its squares is not legal in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// No piece stands on the square it starts from.
+    NoPiece(Square),
+    /// The piece there is the other side's.
+    NotTheMoversPiece(Square),
+    /// The piece there does not move that way (or is blocked).
+    CannotGoThere(Square),
+    /// It would leave the mover's general in check or facing the other general.
+    LeavesGeneralInCheck,
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IllegalMove::NoPiece(sq) => write!(f, "no piece on {sq}"),
+            IllegalMove::NotTheMoversPiece(sq) => {
+                write!(f, "the piece on {sq} is not the side to move's")
+            }
+            IllegalMove::CannotGoThere(sq) => write!(f, "the piece on {sq} cannot go there"),
+            IllegalMove::LeavesGeneralInCheck => {
+                write!(
+                    f,
+                    "it leaves the general in check (or facing the other general)"
+                )
+            }
+        }
+    }
+}
+
 /// Reads a move in any of the three notations (the notation is told by its shape) and
 /// checks it against the legal moves of `pos`. The error says why it was refused.
-pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
+pub fn read_move(pos: &Position, text: &str) -> Result<Move, MoveReadError> {
     let narrow_text: String = text.trim().chars().map(narrow).collect();
     if narrow_text.is_empty() {
-        return Err("an empty move".into());
+        return Err(MoveReadError::Empty);
     }
     if let Some(m) = iccs(&narrow_text) {
         return if pos.is_legal(m) {
             Ok(m)
         } else {
-            Err(illegal_reason(pos, m))
+            Err(MoveReadError::Illegal(illegal_reason(pos, m)))
         };
     }
     let symbols = if narrow_text.is_ascii() {
@@ -450,7 +522,7 @@ pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
         narrow_text.chars().map(chinese_symbol).collect()
     };
     let Some(spec) = symbols.as_deref().and_then(spec_of) else {
-        return Err("not a move in ICCS, WXF or Chinese notation".into());
+        return Err(MoveReadError::NotANotation);
     };
     let legal = pos.legal_moves();
     let described: Vec<(Move, Description)> = legal
@@ -463,14 +535,7 @@ pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
         .collect();
     match fitting.as_slice() {
         [(m, _)] => Ok(*m),
-        [] => Err(format!(
-            "no legal move of {} fits it",
-            if pos.side_to_move() == Color::Red {
-                "Red"
-            } else {
-                "Black"
-            }
-        )),
+        [] => Err(MoveReadError::NoneFits(pos.side_to_move())),
         several => {
             // A plain file with an odd number of pawns on it names the middle one (WXF).
             let middle: Vec<&&(Move, Description)> = several
@@ -481,13 +546,8 @@ pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
                 .collect();
             match middle.as_slice() {
                 [(m, _)] => Ok(*m),
-                _ => Err(format!(
-                    "ambiguous: {}",
-                    several
-                        .iter()
-                        .map(|(m, _)| m.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                _ => Err(MoveReadError::Ambiguous(
+                    several.iter().map(|(m, _)| *m).collect(),
                 )),
             }
         }
@@ -510,14 +570,13 @@ fn iccs(text: &str) -> Option<Move> {
     (from != to).then(|| Move::new(from, to))
 }
 
-pub(crate) fn illegal_reason(pos: &Position, m: Move) -> String {
+/// Why `m`, not legal in `pos`, is not.
+pub(crate) fn illegal_reason(pos: &Position, m: Move) -> IllegalMove {
     match pos.piece_at(m.from()) {
-        None => format!("no piece on {}", m.from()),
-        Some(p) if p.color() != pos.side_to_move() => {
-            format!("the piece on {} is not the side to move's", m.from())
-        }
-        Some(_) if !pos.is_pseudo_legal(m) => format!("the piece on {} cannot go there", m.from()),
-        Some(_) => "it leaves the general in check (or facing the other general)".into(),
+        None => IllegalMove::NoPiece(m.from()),
+        Some(p) if p.color() != pos.side_to_move() => IllegalMove::NotTheMoversPiece(m.from()),
+        Some(_) if !pos.is_pseudo_legal(m) => IllegalMove::CannotGoThere(m.from()),
+        Some(_) => IllegalMove::LeavesGeneralInCheck,
     }
 }
 

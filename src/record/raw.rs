@@ -123,7 +123,7 @@ pub(crate) fn build(
             };
             let refused = match mv {
                 None => Some("a square off the board".to_string()),
-                Some(m) if !pos.is_legal(m) => Some(illegal_reason(&pos, m)),
+                Some(m) if !pos.is_legal(m) => Some(illegal_reason(&pos, m).to_string()),
                 Some(_) if i > 0 && game.tree.nesting(tree_id) >= MAX_NESTING => {
                     Some(format!("variations nested deeper than {MAX_NESTING}"))
                 }
