@@ -4,11 +4,10 @@
 #
 #   tests/windows/match.sh [GAMES] [MOVETIME_MS] [OUT.json]
 #
-# Defaults: 2 games at 200 ms a move, target/windows-match.json. The referee is xqmatch
-# (pyffish's rules) from ../shared/tools/xqmatch, a testing aid beside the repository
-# (XQMATCH=FOLDER for another copy, as tools/cluster takes it); the openings are its
-# openings.epd.
-# This file is the one place that calls the referee: another match runner replaces it here.
+# Defaults: 2 games at 200 ms a move, target/windows-match.json. The referee is the
+# project's match runner, `jiang-lab match` (jiang's rules library), built here if
+# missing, on tools/match/openings.epd; an independent check of that runner against
+# xqmatch is tools/match/compare_xqmatch.py.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -17,29 +16,17 @@ movetime="${2:-200}"
 out="${3:-$repo/target/windows-match.json}"
 native="$repo/target/release/jiang"
 exe="$repo/target/x86_64-pc-windows-gnu/release/jiang.exe"
-xqmatch="${XQMATCH:-$repo/../shared/tools/xqmatch}/xqmatch.py"
+runner="$repo/target/release/jiang-lab"
 for f in "$native" "$exe"; do
   [ -f "$f" ] || { echo "match.sh: $f is missing (build it first)" >&2; exit 1; }
 done
-if [ ! -f "$xqmatch" ]; then
-  echo "match.sh: the referee $xqmatch is missing (../shared beside the repository, or XQMATCH=the xqmatch folder)" >&2
-  exit 1
-fi
-# xqmatch needs pyffish: the machine's python3, else a virtual environment under target/.
-python=python3
-if ! python3 -c "import pyffish" 2>/dev/null; then
-  venv="$repo/target/xqmatch-venv"
-  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet "pyffish==0.0.90"
-  python="$venv/bin/python"
-fi
-openings="$(dirname "$xqmatch")/openings.epd"
+[ -x "$runner" ] || (cd "$repo" && cargo build --release -p jiang-lab)
 "$here/wine-prefix.sh" >/dev/null
-"$python" "$xqmatch" \
+"$runner" match \
   --engine name=windows cmd="$here/wine-jiang.sh $exe" proto=uci \
   --engine name=linux cmd="$native" proto=uci \
   --games "$games" --movetime "$movetime" --concurrency 1 \
-  --openings "$openings" --json "$out"
+  --openings "$repo/tools/match/openings.epd" --json "$out"
 python3 - "$out" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
