@@ -44,14 +44,14 @@ pub struct OpeningsConfig {
 
 /// Reads `COUNT --engine ... [--seed S] [--plies MIN-MAX] [--depth D] [--max-cp CP]`.
 pub fn parse_args(args: &[String]) -> Result<OpeningsConfig, String> {
-    let (count, rest) = args.split_first().ok_or("openings needs a COUNT")?;
-    let count: usize = count.parse().map_err(|_| format!("bad COUNT '{count}'"))?;
     let flags = Flags::parse(
-        rest,
+        args,
         &Spec::new(USAGE)
             .options(&["seed", "plies", "depth", "max-cp"])
-            .lists(&["engine"]),
+            .lists(&["engine"])
+            .args(1),
     )?;
+    let count: usize = flags.arg(0, "a COUNT")?;
     let [items] = flags.lists("engine") else {
         return Err("give one --engine to judge the openings".into());
     };
