@@ -80,8 +80,7 @@ pub trait MoveChooser<R: Rules>: Send + 'static {
 
     /// Soft and hard time budgets of a timed move; `None` when the clock sets no limit.
     fn budget(&self, pos: &R, clock: &Clock, settings: &TimeSettings) -> Option<Budget> {
-        let _ = pos;
-        time::budget(clock, settings)
+        time::budget(clock, pos.plies_played(), settings)
     }
 
     /// The static evaluation from the side to move's view, where there is one (UCCI

@@ -146,6 +146,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn parse_legal_move(&self, text: &str) -> Result<Self::Move, MoveError>;
     /// Plays a legal move in the game record (history kept for the rule judge).
     fn play(&mut self, m: Self::Move);
+    /// Plies played in the game before this position, as far as the position knows (its
+    /// FEN move number and the moves made since): a clock is spent faster as the game
+    /// goes on ([`crate::time::budget`]). 0 where a game does not count them.
+    fn plies_played(&self) -> usize {
+        0
+    }
     /// How the game stands by its rules: `None` while it goes on.
     fn game_end(&self) -> Option<GameEnd>;
     /// The board as text for a person (`d`), with the side to move, FEN and state.

@@ -43,6 +43,9 @@ impl Rules for Position {
     fn play(&mut self, m: Move) {
         self.make_move(m);
     }
+    fn plies_played(&self) -> usize {
+        Position::plies_played(self) as usize
+    }
     fn game_end(&self) -> Option<GameEnd> {
         super::rules::game_end(self)
     }

@@ -77,6 +77,9 @@ impl Rules for Position {
     fn play(&mut self, m: Move) {
         self.make_move(m);
     }
+    fn plies_played(&self) -> usize {
+        self.game_ply() as usize
+    }
     fn game_end(&self) -> Option<GameEnd> {
         self.end().map(game_end_of)
     }

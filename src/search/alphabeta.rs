@@ -10,6 +10,10 @@ use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering;
 
 use super::params::{self, lmr};
+use super::timeman::IterationClock;
+
+/// On a clock, a search with one legal move stops after this depth.
+const FORCED_MOVE_DEPTH: i32 = 6;
 
 /// The score from which the search treats the game as decided (`Game::DECIDED_SCORE`, at
 /// most a mate score).
@@ -273,9 +277,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         let control = self.shared.control;
         let mut completed_depth = 0;
         let mut best_score = -INFINITY;
-        let mut best_move_changes = 0.0f64;
+        let mut iteration_clock = IterationClock::new(self.shared.previous_score);
         let mut last_best = self.root_moves[0].mv;
-        let mut stable_iterations = 0;
         let mut prev_iter_score = 0;
         let mut depth = 1 + (self.id as i32 % 2);
         while depth <= max_depth {
@@ -360,29 +363,22 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             // Time management between iterations.
             let best = self.root_moves[0].mv;
-            if best != last_best {
-                best_move_changes += 1.0;
-                stable_iterations = 0;
-                last_best = best;
-            } else {
-                stable_iterations += 1;
-            }
-            best_move_changes *= 0.5;
+            iteration_clock.record(depth, best != last_best, best_score);
+            last_best = best;
             if !limits.infinite && !control.pondering() {
                 let soft = control.soft_ms();
                 if soft != u64::MAX {
-                    let instability = 1.0 + 1.5 * best_move_changes;
-                    let drop = if depth > 4 && best_score < prev_iter_score - 30 {
-                        1.4
-                    } else {
-                        1.0
-                    };
-                    let stable = if stable_iterations >= 6 { 0.7 } else { 1.0 };
-                    let target = soft as f64 * instability * drop * stable;
-                    let elapsed = control.elapsed_ms() as f64;
-                    // The next iteration takes about twice this one: don't start it if
-                    // it cannot finish.
-                    if elapsed >= target * 0.6 || elapsed >= control.hard_ms() as f64 * 0.5 {
+                    // With one legal move there is nothing to choose: a few iterations
+                    // give the GUI a score and a ponder move.
+                    let forced = self.root_moves.len() == 1 && depth >= FORCED_MOVE_DEPTH;
+                    if forced
+                        || iteration_clock.should_stop(
+                            depth,
+                            control.elapsed_ms(),
+                            soft,
+                            control.hard_ms(),
+                        )
+                    {
                         break;
                     }
                 }

@@ -14,6 +14,7 @@ pub mod params;
 pub mod picker;
 pub mod skill;
 pub mod stats;
+mod timeman;
 
 use crate::game::Game;
 pub use crate::report::{Score, ScoreBound};
@@ -99,6 +100,9 @@ pub(crate) struct Shared<'a, M> {
     pub nodes: Vec<AtomicU64>,
     /// Where the main thread reports the root move it is on, if anyone listens.
     pub on_currmove: Option<CurrMoveCallback<'a, M>>,
+    /// The score of the previous search of this game with the same side to move (the
+    /// time manager spends more when the score falls).
+    pub previous_score: Option<i32>,
 }
 
 impl<M> Shared<'_, M> {
@@ -111,6 +115,8 @@ impl<M> Shared<'_, M> {
 /// per thread). A fresh state gives reproducible searches (bench, tests).
 pub struct SearchState<G: Game> {
     histories: Vec<Box<History<G>>>,
+    /// The side to move and the score of the last search that completed an iteration.
+    last_score: Option<(usize, i32)>,
 }
 
 impl<G: Game> Default for SearchState<G> {
@@ -124,12 +130,14 @@ impl<G: Game> SearchState<G> {
     pub fn new() -> Self {
         SearchState {
             histories: Vec::new(),
+            last_score: None,
         }
     }
 
     /// Forgets everything (new game).
     pub fn clear(&mut self) {
         self.histories.clear();
+        self.last_score = None;
     }
 
     /// One history per thread; older ones fade (the position moved on), killers go (their
@@ -189,12 +197,17 @@ pub fn search_reporting<G: Game>(
         limits.threads.max(1)
     };
     state.prepare(threads);
+    let side = pos.side_index();
+    let previous_score = state
+        .last_score
+        .and_then(|(s, score)| (s == side).then_some(score));
     let shared = Shared {
         tt,
         control,
         limits,
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         on_currmove,
+        previous_score,
     };
     let (main_hist, helper_hists) = state.histories.split_at_mut(1);
     let result = std::thread::scope(|scope| {
@@ -223,6 +236,9 @@ pub fn search_reporting<G: Game>(
         control.stop();
         result
     });
+    if result.depth > 0 {
+        state.last_score = Some((side, result.score));
+    }
     SearchResult {
         nodes: shared.total_nodes(),
         ..result

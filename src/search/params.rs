@@ -132,6 +132,25 @@ search_params! {
     /// Quiescence delta pruning: a capture that cannot lift the eval to alpha even with
     /// this much to spare is skipped.
     qsearch_delta_margin = 200, 50..=500;
+
+    /// Time use on a clock (`timeman.rs`): the target grows by this many hundredths of
+    /// itself for each recent change of the best move (changes fade by half an
+    /// iteration).
+    tm_instability = 150, 0..=400;
+    /// ... by this many ten-thousandths of itself per centipawn the score fell since
+    /// the previous move's search ...
+    tm_falling_move = 80, 0..=300;
+    /// ... and per centipawn it fell over the last three iterations (a rise shrinks it
+    /// alike), the falling factor kept within 0.6 and 1.7 ...
+    tm_falling_iteration = 40, 0..=200;
+    /// ... and shrinks to this many hundredths once the best move has not changed for
+    /// [`tm_settled_depths`] iterations.
+    tm_settled_factor = 70, 30..=100;
+    /// See [`tm_settled_factor`].
+    tm_settled_depths = 8, 3..=16;
+    /// No new iteration starts after this many hundredths of the target (the next one
+    /// takes about as long as all before it: it would not finish).
+    tm_next_iteration = 60, 30..=100;
 }
 
 /// The late-move reduction of the `moves`-th move at `depth`, in plies (before the

@@ -88,7 +88,7 @@ impl MoveChooser<Board> for ThreePlayerSearch {
     /// time per move as for every game.
     fn budget(&self, pos: &Board, clock: &Clock, settings: &TimeSettings) -> Option<Budget> {
         match (clock.move_time, clock.time_left) {
-            (Some(_), _) => time::budget(clock, settings),
+            (Some(_), _) => time::budget(clock, pos.plies() as usize, settings),
             (None, Some(left)) => {
                 let (soft, hard) = search::time_budget(left, pos.plies() as usize, settings);
                 Some(Budget {

@@ -37,6 +37,10 @@ impl Rules for Position {
     fn play(&mut self, m: Move) {
         self.make_move(m);
     }
+    fn plies_played(&self) -> usize {
+        // A GUI that sends only the current FEN still sends its move number.
+        2 * (self.fullmove() as usize - 1) + usize::from(self.side_to_move() == Color::Black)
+    }
     fn game_end(&self) -> Option<GameEnd> {
         self.game_result().map(|end| GameEnd {
             result: end.result().to_string(),
