@@ -13,6 +13,9 @@
 //! | DhtmlXQ / UBB (forums, web pages) | [`dhtmlxq`] | yes | yes |
 //! | a FEN and a list of ICCS moves | [`fen_moves`] | yes | yes |
 //!
+//! [`review`] holds the rules a game review judges moves by (marks, accuracy), for every
+//! review to share.
+//!
 //! The moves of a record are checked against the Xiangqi rules as they are read (the
 //! [`crate::xiangqi`] move generator): an illegal move ends the line it is in, with a
 //! warning naming where it was ([`Loaded::warnings`]); what was read before it is kept.
@@ -30,6 +33,7 @@ pub mod fen_moves;
 pub mod notation;
 pub mod pgn;
 mod raw;
+pub mod review;
 pub mod text;
 mod tree;
 pub mod xqf;

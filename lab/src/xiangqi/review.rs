@@ -2,15 +2,10 @@
 //! moves marked by how much of the mover's winning chances they gave away, an annotated
 //! PGN and a graph of the game.
 //!
-//! The chances are jiang's WDL model (`jiang::xiangqi::wdl`): the expected score of the
-//! side to move, `(W + D/2) / 1000`, from the search score and the material. A move's
-//! loss is the mover's expected score before it (the best move's) less the one after it
-//! (the reply's search, from the mover's side); a move that is the engine's best loses
-//! nothing. Marks, the thresholds lichess.org uses for chess on the same scale:
-//! `?!` (inaccuracy) from 0.10, `?` (mistake) from 0.20, `??` (blunder) from 0.30.
-//! Accuracy of a move, lichess's formula on the loss in percent:
-//! `103.1668 · exp(-0.04354 · loss%) - 3.1669`, within 0..100; a side's accuracy is the
-//! mean over its moves.
+//! The rules of judging (the loss of winning chances under jiang's WDL model, the marks
+//! `?!` `?` `??` from 0.10, 0.20, 0.30, lichess's accuracy formula, the deciding moments)
+//! are the engine library's `jiang::record::review`, which the web board's review uses
+//! too; this command does the searching and the writing.
 
 use super::records::games_of;
 use crate::flags::{Flags, Spec};
@@ -19,7 +14,7 @@ use jiang::record::notation::{write_move, Notation};
 use jiang::record::{pgn, Game, GameTree, Nag, NodeId};
 use jiang::request::SearchRequest;
 use jiang::time::Clock;
-use jiang::xiangqi::{wdl, Color, Move, Position};
+use jiang::xiangqi::{Color, Move, Position};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -63,29 +58,8 @@ pub struct MoveReview {
     pub red_after: f64,
 }
 
-/// The mark for a loss.
-pub fn mark(loss: f64) -> Option<Nag> {
-    if loss >= 0.30 {
-        Some(Nag::Blunder)
-    } else if loss >= 0.20 {
-        Some(Nag::Mistake)
-    } else if loss >= 0.10 {
-        Some(Nag::Dubious)
-    } else {
-        None
-    }
-}
-
-/// The accuracy of a move that lost `loss` (0..1) of the mover's expected score.
-pub fn accuracy(loss: f64) -> f64 {
-    (103.1668 * (-0.04354 * loss * 100.0).exp() - 3.1669).clamp(0.0, 100.0)
-}
-
-/// The expected score of the side to move for a search score in `pos`.
-pub fn expectation(score: i32, pos: &Position) -> f64 {
-    let w = wdl::wdl(score, wdl::material(pos));
-    (f64::from(w.win) + f64::from(w.draw) / 2.0) / 1000.0
-}
+use jiang::record::review::{self as judging, Judgement};
+pub use jiang::record::review::{accuracy, expectation, mark};
 
 /// A score as players read it, from Red's view: `+0.42` (soldiers), `#5` / `#-3`.
 pub fn score_text(red_score: i32) -> String {
@@ -232,24 +206,27 @@ fn review_game(
     progress(total, total, started, per);
     eprintln!();
 
+    let moves: Vec<Move> = iccs.iter().filter_map(|m| Move::parse(m).ok()).collect();
+    let judged_verdicts: Vec<judging::Verdict> = verdicts
+        .iter()
+        .map(|v| judging::Verdict {
+            score: v.score,
+            best: v.pv.first().and_then(|m| Move::parse(m).ok()),
+        })
+        .collect();
+    let judged = judging::judge(&start, &moves, &judged_verdicts);
     let mut reviews = Vec::new();
-    for (i, &node) in line.iter().enumerate() {
+    for (i, (&node, j)) in line.iter().zip(&judged).enumerate() {
         let (p, next) = (&positions[i], &positions[i + 1]);
-        let side = p.side_to_move();
-        let before = expectation(verdicts[i].score, p);
-        let after = 1.0 - expectation(verdicts[i + 1].score, next);
+        let Judgement {
+            side,
+            before,
+            after,
+            loss,
+            nag,
+            red_after,
+        } = *j;
         let best = verdicts[i].pv.first().map(String::as_str);
-        let loss = if best == Some(iccs[i].as_str()) {
-            0.0
-        } else {
-            (before - after).max(0.0)
-        };
-        let nag = mark(loss);
-        let red_after = if side == Color::Red {
-            after
-        } else {
-            1.0 - after
-        };
         reviews.push(MoveReview {
             node,
             side,
@@ -294,23 +271,24 @@ fn review_game(
     Ok(reviews)
 }
 
+fn judgements(reviews: &[MoveReview]) -> Vec<Judgement> {
+    reviews
+        .iter()
+        .map(|r| Judgement {
+            side: r.side,
+            before: r.before,
+            after: r.after,
+            loss: r.loss,
+            nag: r.nag,
+            red_after: r.red_after,
+        })
+        .collect()
+}
+
 /// Counts and accuracy of one side.
 fn side_summary(reviews: &[MoveReview], side: Color) -> (f64, [usize; 3]) {
-    let mine: Vec<&MoveReview> = reviews.iter().filter(|r| r.side == side).collect();
-    let acc = if mine.is_empty() {
-        100.0
-    } else {
-        mine.iter().map(|r| accuracy(r.loss)).sum::<f64>() / mine.len() as f64
-    };
-    let count = |n| mine.iter().filter(|r| r.nag == Some(n)).count();
-    (
-        acc,
-        [
-            count(Nag::Dubious),
-            count(Nag::Mistake),
-            count(Nag::Blunder),
-        ],
-    )
+    let s = judging::side_summary(&judgements(reviews), side);
+    (s.accuracy, [s.inaccuracies, s.mistakes, s.blunders])
 }
 
 /// The summary line of each side.
@@ -326,13 +304,7 @@ pub fn summary(reviews: &[MoveReview]) -> Vec<String> {
 
 /// The deciding moments: the marked moves with the largest losses (at most three).
 fn deciding(reviews: &[MoveReview]) -> Vec<usize> {
-    let mut marked: Vec<usize> = (0..reviews.len())
-        .filter(|&i| reviews[i].nag.is_some())
-        .collect();
-    marked.sort_by(|&a, &b| reviews[b].loss.total_cmp(&reviews[a].loss));
-    marked.truncate(3);
-    marked.sort_unstable();
-    marked
+    judging::deciding(&judgements(reviews))
 }
 
 fn xml(s: &str) -> String {
@@ -350,13 +322,7 @@ pub fn svg(game: &Game, reviews: &[MoveReview], notation: Notation) -> String {
     let n = reviews.len().max(1) as f64;
     let x = |ply: f64| left + pw * ply / n;
     let y = |p: f64| top + ph * (1.0 - p);
-    let first = reviews.first().map_or(0.5, |r| {
-        if r.side == Color::Red {
-            r.before
-        } else {
-            1.0 - r.before
-        }
-    });
+    let first = judging::red_start(&judgements(reviews));
     let mut points = vec![(x(0.0), y(first))];
     for (i, r) in reviews.iter().enumerate() {
         points.push((x(i as f64 + 1.0), y(r.red_after)));
