@@ -16,19 +16,34 @@
 //! | `jiang_search(job) -> status` | runs a job to its end; events through `jiang_event` |
 //! | `jiang_bench(depth) -> status` | the library's bench |
 //! | `jiang_selftest() -> status` | the `simd128` kernels against the portable loops |
+//! | `jiang_record(name, bytes, game) -> status` | a game record file read: its game number `game` as JSON ([`jiang_web::records::read_json`]); 422 naming the place for a file that cannot be read |
 //!
 //! Imports (module `env`): `jiang_now_ms() -> f64` (see `jiang::common::clock`) and
 //! `jiang_event(name_ptr, name_len, data_ptr, data_len)`, called during `jiang_search`
 //! with each event's name (`info`, `note`, `answer`) and JSON data; the page must not
 //! call back into the module from it.
+//!
+//! Natively (for `cargo test`) the module compiles too, with `jiang_event` a function
+//! that drops the event: the tests call the exports as the page does.
 
 use crate::{worker, PageBoards, SearchWorker};
 use serde_json::json;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
+#[cfg(target_arch = "wasm32")]
 #[link(wasm_import_module = "env")]
 extern "C" {
     fn jiang_event(name_ptr: *const u8, name_len: usize, data_ptr: *const u8, data_len: usize);
+}
+
+/// Natively there is no page to hear a search's events.
+#[cfg(not(target_arch = "wasm32"))]
+unsafe fn jiang_event(
+    _name_ptr: *const u8,
+    _name_len: usize,
+    _data_ptr: *const u8,
+    _data_len: usize,
+) {
 }
 
 static REPLY: Mutex<Vec<u8>> = Mutex::new(Vec::new());
@@ -232,4 +247,34 @@ pub extern "C" fn jiang_bench(depth: i32) -> u32 {
 #[no_mangle]
 pub extern "C" fn jiang_selftest() -> u32 {
     answer(200, worker::selftest().to_string())
+}
+
+/// Reads a game record file: `name` (its file name, whose extension tells the format;
+/// else the bytes do), its bytes, and which game of the file (from 0). Answers the game
+/// as JSON (tags, the move tree with variations and comments, each move's ICCS, WXF and
+/// Chinese text, warnings with their places; see [`jiang_web::records::read_json`]), or
+/// a refusal naming the place at fault. Any bytes are taken: nothing makes it trap.
+///
+/// # Safety
+/// Each (pointer, length) pair lies in the module's memory.
+#[no_mangle]
+pub unsafe extern "C" fn jiang_record(
+    name_ptr: *const u8,
+    name_len: usize,
+    bytes_ptr: *const u8,
+    bytes_len: usize,
+    game: u32,
+) -> u32 {
+    // SAFETY: the caller's promise.
+    let Some(name) = (unsafe { text(name_ptr, name_len) }) else {
+        return refuse(400, "the file name is not UTF-8");
+    };
+    let bytes: &[u8] = if bytes_len == 0 || bytes_ptr.is_null() {
+        &[]
+    } else {
+        // SAFETY: the caller's promise.
+        unsafe { std::slice::from_raw_parts(bytes_ptr, bytes_len) }
+    };
+    let (status, value) = jiang_web::records::read_json(name, bytes, game as usize);
+    answer(status, value.to_string())
 }

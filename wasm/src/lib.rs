@@ -13,7 +13,7 @@
 //! The page provides two imports in module `env`: `jiang_now_ms() -> f64` (the clock,
 //! `performance.now()`) and `jiang_event(name_ptr, name_len, data_ptr, data_len)` (a
 //! search event). The same entry points compile natively, where `cargo test` drives them
-//! (`tests/fuzz.rs`).
+//! (`tests/fuzz.rs`, `tests/records.rs`).
 
 #![warn(missing_docs)]
 
@@ -23,5 +23,4 @@ pub mod worker;
 pub use board::PageBoards;
 pub use worker::SearchWorker;
 
-#[cfg(target_arch = "wasm32")]
 pub mod abi;

@@ -52,14 +52,23 @@ pub fn state_json(s: &Board) -> Value {
     let end = g.game_end();
     let legal = g.legal_moves();
     let over = end.is_some() || legal.is_empty();
+    let start_fen = s.start_fen.clone().unwrap_or_else(|| g.start_fen());
+    // Xiangqi's moves as the move list writes them (WXF, Chinese); the others' are their
+    // own notation.
+    let notation = if g.name() == "xiangqi" {
+        crate::records::move_texts(&start_fen, &s.moves)
+    } else {
+        Value::Null
+    };
     json!({
         "id": s.id,
         "game": g.name(),
         "players": g.players(),
         "to_move": g.player_to_move(),
         "fen": g.fen(),
-        "start_fen": s.start_fen.clone().unwrap_or_else(|| g.start_fen()),
+        "start_fen": start_fen,
         "moves": s.moves,
+        "notation": notation,
         "last_move": s.moves.last(),
         "legal": legal,
         "over": over,
@@ -167,6 +176,18 @@ pub fn handle(
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
     match (method, parts.as_slice()) {
         ("GET", ["games"]) => list_games(),
+        ("POST", ["record", "write"]) => match body_object(body) {
+            Ok(m) => crate::records::write_json(&m),
+            Err(r) => r,
+        },
+        ("POST", ["review"]) => match body_object(body) {
+            Ok(m) => crate::records::review_json(&m),
+            Err(r) => r,
+        },
+        ("POST", ["record"]) => error(
+            400,
+            "send the file's bytes as the body of POST /api/record?name=FILE (the server) or to jiang_record (the browser build)",
+        ),
         ("POST", ["sessions"]) => {
             let m = match body_object(body) {
                 Ok(m) => m,

@@ -4,6 +4,7 @@
 
 use crate::api::{self, MAX_BODY};
 use crate::assets;
+use crate::records;
 use crate::search::Searches;
 use crate::sessions::{lock, Store};
 use std::io::{Read, Write};
@@ -90,6 +91,9 @@ impl WebServer {
         let method = request.method().clone();
         let url = request.url().to_string();
         let path = url.split(['?', '#']).next().unwrap_or("").to_string();
+        if method == Method::Post && path == "/api/record" {
+            return self.read_record(request, &url);
+        }
         if request.body_length().is_some_and(|n| n > MAX_BODY) {
             return respond_json(
                 request,
@@ -166,6 +170,56 @@ impl WebServer {
         }
     }
 
+    /// `POST /api/record?name=FILE&game=N`: the body is a record file's bytes (any
+    /// format jiang reads, told by the name's extension or the bytes), the answer its
+    /// game N (from 0) as [`crate::records::read_json`] gives it.
+    fn read_record(&self, mut request: Request, url: &str) {
+        let query = url.split_once('?').map_or("", |(_, q)| q);
+        let query = query.split('#').next().unwrap_or("");
+        let mut name = String::new();
+        let mut index = 0usize;
+        for pair in query.split('&') {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            match k {
+                "name" => name = percent_decode(v),
+                "game" => match v.parse() {
+                    Ok(n) => index = n,
+                    Err(_) => {
+                        return respond_json(
+                            request,
+                            400,
+                            &serde_json::json!({ "error": "'game' must be a whole number" }),
+                        )
+                    }
+                },
+                _ => {}
+            }
+        }
+        let limit = records::MAX_RECORD_BYTES;
+        let too_large = serde_json::json!({ "error": format!("the file is too large (at most {limit} bytes)") });
+        if request.body_length().is_some_and(|n| n > limit) {
+            return respond_json(request, 413, &too_large);
+        }
+        let mut body = Vec::new();
+        if request
+            .as_reader()
+            .take(limit as u64 + 1)
+            .read_to_end(&mut body)
+            .is_err()
+        {
+            return respond_json(
+                request,
+                400,
+                &serde_json::json!({ "error": "unreadable body" }),
+            );
+        }
+        if body.len() > limit {
+            return respond_json(request, 413, &too_large);
+        }
+        let (status, value) = records::read_json(&name, &body, index);
+        respond_json(request, status, &value)
+    }
+
     /// `GET /api/sessions/ID/events`: the session's latest search as server-sent events
     /// (`info`, `note`, `answer`, then `done` or `failed`), from its start; the stream
     /// closes after the last.
@@ -237,6 +291,35 @@ impl WebServer {
         }
         self.streams.fetch_sub(1, Ordering::SeqCst);
     }
+}
+
+/// A query value's text: `%XX` escapes and `+` (a space) decoded, bad escapes kept.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(b) => {
+                        out.push(b);
+                        i += 3;
+                        continue;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b'+' => out.push(b' '),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn header(name: &str, value: &str) -> Header {
