@@ -5,6 +5,8 @@
 //                                   when refused)
 //   listen(id, {info, note, answer, done, failed}) -> {close()}: the board's latest
 //                                   search, every event from its start, each as {data}
+//   readRecord(name, bytes, index) -> Promise of a game record file's game as JSON
+//                                   (web/src/records.rs), an ApiError when refused
 //   kind: "server" | "local"
 (() => {
 "use strict";
@@ -27,6 +29,18 @@ class ServerBackend {
       method,
       headers: body ? { "Content-Type": "application/json" } : {},
       body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await r.json().catch(() => ({ error: window.I18n.t("bad_answer") }));
+    if (!r.ok) throw new ApiError(data.error || r.statusText, r.status);
+    return data;
+  }
+
+  // A game record file's bytes to the server (POST api/record?name=...&game=N).
+  async readRecord(name, bytes, index) {
+    const r = await fetch(`api/record?name=${encodeURIComponent(name || "")}&game=${(index || 0) >>> 0}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream" },
+      body: bytes,
     });
     const data = await r.json().catch(() => ({ error: window.I18n.t("bad_answer") }));
     if (!r.ok) throw new ApiError(data.error || r.statusText, r.status);

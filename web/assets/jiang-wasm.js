@@ -106,6 +106,12 @@ class JiangWasm {
     return this._call("jiang_search", [typeof job === "string" ? job : JSON.stringify(job)]);
   }
 
+  // Reads a game record file (`name` tells its format, else its bytes do; `bytes` an
+  // ArrayBuffer or Uint8Array), its game number `index` (from 0): {status, data}.
+  record(name, bytes, index) {
+    return this._call("jiang_record", [String(name || ""), bytes], [(index || 0) >>> 0]);
+  }
+
   bench(depth) {
     return this._reply(this.x.jiang_bench(depth | 0));
   }

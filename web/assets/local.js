@@ -220,6 +220,18 @@ class LocalBackend {
     return r.data;
   }
 
+  // A game record file read by the boards' instance (the module's jiang_record).
+  async readRecord(name, bytes, index) {
+    let r;
+    try {
+      r = this.state.record(name, bytes, index);
+    } catch (e) {
+      throw new ApiError(`the engine failed: ${e.message}`, 500);
+    }
+    if (r.status >= 400) throw new ApiError(r.data.error || `refused (${r.status})`, r.status);
+    return r.data;
+  }
+
   run(job) {
     if (this.current && !this.current.done) this.cancel(this.current.job.session, "another search started");
     const feed = { job, events: [], listeners: new Set(), done: false, best: null, token: 0, slot: null, stopping: false };
