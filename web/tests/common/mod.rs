@@ -66,6 +66,26 @@ impl Server {
         parse_response(&raw)
     }
 
+    /// Sends raw bytes as the body; returns the status and the parsed JSON answer.
+    pub fn bytes(&self, method: &str, path: &str, body: &[u8]) -> (u16, Value) {
+        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(120))).ok();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        s.write_all(head.as_bytes()).expect("send");
+        // The server may answer (a refusal) before reading all of a large body.
+        let _ = s.write_all(body);
+        let mut raw = Vec::new();
+        let _ = s.read_to_end(&mut raw);
+        let (status, answer) = parse_response(&raw);
+        let value = serde_json::from_str(&answer)
+            .unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {answer:?}"));
+        (status, value)
+    }
+
     /// A JSON request; returns the status and the parsed body.
     pub fn json(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
         let text = body.map(|b| b.to_string());
@@ -116,12 +136,14 @@ impl Drop for Server {
     }
 }
 
-/// Status and body of a raw HTTP response.
+/// Status and body of a raw HTTP response (chunks decoded as bytes, so that a chunk may
+/// end inside a character).
 pub fn parse_response(raw: &[u8]) -> (u16, String) {
-    let text = String::from_utf8_lossy(raw).to_string();
-    let Some((head, body)) = text.split_once("\r\n\r\n") else {
-        return (0, text);
+    let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+        return (0, String::from_utf8_lossy(raw).to_string());
     };
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let body = &raw[split + 4..];
     let status = head
         .split_whitespace()
         .nth(1)
@@ -131,21 +153,26 @@ pub fn parse_response(raw: &[u8]) -> (u16, String) {
         .to_ascii_lowercase()
         .contains("transfer-encoding: chunked");
     if !chunked {
-        return (status, body.to_string());
+        return (status, String::from_utf8_lossy(body).to_string());
     }
-    let mut out = String::new();
+    let mut out = Vec::new();
     let mut rest = body;
-    while let Some((size, after)) = rest.split_once("\r\n") {
+    while let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") {
+        let size = String::from_utf8_lossy(&rest[..eol]).to_string();
         let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
             break;
         };
+        let after = &rest[eol + 2..];
         if n == 0 || after.len() < n {
             break;
         }
-        out.push_str(&after[..n]);
-        rest = after[n..].trim_start_matches("\r\n");
+        out.extend_from_slice(&after[..n]);
+        rest = &after[n..];
+        while rest.starts_with(b"\r\n") {
+            rest = &rest[2..];
+        }
     }
-    (status, out)
+    (status, String::from_utf8_lossy(&out).to_string())
 }
 
 /// A small deterministic generator (xorshift) for random movers.
