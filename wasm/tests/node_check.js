@@ -6,6 +6,9 @@
 //    with no trap and no lost state (each refused request leaves the board as it was;
 //    the board's moves always replay to its FEN);
 //  * a search streams its events and answers a legal move;
+//  * game records: a game written by the module's own writer (record/write) in each
+//    written format comes back through jiang_record with its variation, comment and
+//    Chinese/WXF text; a damaged XQF is refused naming the byte; random bytes never trap;
 //  * its bench gives the native engine's signature at the same depth.
 // Usage: node wasm/tests/node_check.js BUNDLE_DIR JIANG_BINARY [FUZZ_ROUNDS]
 "use strict";
@@ -153,6 +156,34 @@ function safe(what, work) {
     }
   }
   console.log(`fuzz: ${ROUNDS} rounds, ${refused} refused, ${searchedDuring} with a search running; no trap`);
+
+  // ---- game records through jiang_record ----
+  {
+    const nodes = [{ comment: "开局" }, { parent: 0, move: "h2e2" }, { parent: 1, move: "h9g7" },
+      { parent: 2, move: "h0g2" }, { parent: 2, move: "c3c4", comment: "仙人指路" }];
+    for (const [format, name] of [["pgn", "g.pgn"], ["pgn-wxf", "g.pgn"], ["pgn-chinese", "g.pgn"], ["dhtmlxq", "g.ubb"]]) {
+      const w = board.request("POST", "record/write", JSON.stringify({ format, nodes }));
+      check(w.status === 200, `record/write ${format}: ${JSON.stringify(w.data)}`);
+      const r = safe("jiang_record", () => board.record(name, new TextEncoder().encode(w.data.text), 0));
+      const g = r.data;
+      const v = r.status === 200 ? g.nodes.find((n) => n.move === "c3c4") : null;
+      check(r.status === 200 && g.nodes.length === 5 && v && v.comment === "仙人指路" && v.chinese === "兵七进一"
+        && g.nodes[1].chinese === "炮二平五" && g.nodes[1].wxf === "C2.5" && g.nodes[0].comment === "开局",
+        `jiang_record ${format}: ${r.status} ${JSON.stringify(g).slice(0, 300)}`);
+    }
+    const bad = safe("jiang_record", () => board.record("g.xqf", new TextEncoder().encode("XQ\n\0garbage"), 0));
+    check(bad.status === 422 && /byte 11/.test(bad.data.error), `damaged xqf: ${JSON.stringify(bad)}`);
+    let read = 0;
+    for (let i = 0; i < 300; i++) {
+      const bytes = new Uint8Array(rand(3000));
+      for (let k = 0; k < bytes.length; k++) bytes[k] = rand(256);
+      if (i % 2 && bytes.length > 2) { bytes[0] = 88; bytes[1] = 81; bytes[2] = pick([10, 11, 12, 16, 18]); }
+      const r = safe("jiang_record random", () => board.record(pick(["a.xqf", "a.cbr", "a.cbf", "a.pgn", "a"]), bytes, 0));
+      check([200, 400, 413, 422].includes(r.status), `random record: ${r.status}`);
+      if (r.status === 200) read += 1;
+    }
+    console.log(`records: 4 written formats read back whole through jiang_record; a damaged XQF refused (${bad.data.error}); 300 random files (${read} read), no trap`);
+  }
 
   // ---- a search in the worker ----
   const id = board.request("POST", "sessions", JSON.stringify({ game: "xiangqi" })).data.id;

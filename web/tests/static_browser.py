@@ -15,8 +15,17 @@ Checks, each printed with its figures:
     and the same node count (the bench signature);
   * memory: the search worker's WebAssembly memory after a search, against its hash;
   * a second visit starts without fetching the network (the server's log and the page);
-  * the Chinese page, chosen from the browser's language, and the switch back.
-Screenshots under OUTDIR: GAME-start.png, GAME-end.png, analysis.png, zh.png.
+  * the Chinese page, chosen from the browser's language, and the switch back;
+  * game records: a PGN file (Chinese moves, a variation, comments) opened through the
+    page's file input, the move list in Chinese notation, a variation entered by a click
+    and left with the arrow keys, a damaged XQF file refused with the place named (the
+    board unchanged); a review of the main line at 200 ms a position (progress, the
+    score graph, the marks and each side's summary), the graph clicked and the board
+    following; the game copied as PGN in Chinese notation and read back; then the same
+    on the English page with WXF moves. Screenshots records-zh.png, records-en.png.
+Screenshots under OUTDIR: GAME-start.png, GAME-end.png, analysis.png, zh.png,
+records-zh.png, records-en.png. STATIC_BROWSER_ONLY=records,chinese,... runs only the
+named steps (first-visit is always run).
 
 Usage: static_browser.py DEVTOOLS_PORT URL OUTDIR HTTP_LOG JIANG_BINARY [BENCH_DEPTH]
 """
@@ -282,6 +291,138 @@ def check_chinese(page, url, out):
     print("language switch: English chosen on the page, kept on the next visit")
 
 
+RECORD_PGN = """[Game "Chinese Chess"]
+[Event "jiang test"]
+[Red "红方甲"]
+[Black "黑方乙"]
+[Result "*"]
+{开局}
+1. 炮二平五 马８进７ 2. 马二进三 (2. 兵七进一 {仙人指路} 卒７进１) 2... 车９平８ 3. 炮五进四 马７进５ *
+"""
+# The main line; its fifth move gives a cannon for a soldier (a blunder at any depth).
+RECORD_MAIN = ["h2e2", "h9g7", "h0g2", "i9h9", "e2e6", "g7e6"]
+BLUNDER = 4
+
+
+def open_through_input(page, path):
+    """Sets the page's file input to `path` (DevTools), as a user choosing the file."""
+    doc = page.call("DOM.getDocument", depth=1)
+    node = page.call("DOM.querySelector", nodeId=doc["root"]["nodeId"], selector="#file")
+    page.call("DOM.setFileInputFiles", files=[os.path.abspath(path)], nodeId=node["nodeId"])
+
+
+def click_seen(page, selector):
+    """Scrolls the element into view, then clicks it with the mouse."""
+    page.js(f"document.querySelector({json.dumps(selector)}).scrollIntoView({{block: 'center'}})")
+    time.sleep(0.1)
+    page.click(selector)
+
+
+def check_records(page, url, out, lang):
+    files = os.path.join(out, "files")
+    os.makedirs(files, exist_ok=True)
+    good = os.path.join(files, "game.pgn")
+    with open(good, "w", encoding="utf-8") as f:
+        f.write(RECORD_PGN)
+    bad = os.path.join(files, "damaged.xqf")
+    with open(bad, "wb") as f:
+        f.write(b"XQ\x0a\x00garbage")
+    page.js("localStorage.setItem('jiang-notation', 'wxf')")
+    page.open(f"{url}/?game=xiangqi&mode=play&seat=0&movetime=100&lang={lang}")
+    open_through_input(page, good)
+    page.wait_for("window.jiangApp.record && window.jiangApp.record.current === 0"
+                  " && document.querySelectorAll('#tree .mv').length === 8", 30)
+    rec = page.js("(() => { const r = window.jiangApp.record; return {format: r.format, fen: r.start_fen,"
+                  " tags: r.tags, n: r.nodes.length}; })()")
+    assert rec["format"] == "pgn" and rec["n"] == 9, rec
+    shown = page.js("[...document.querySelectorAll('#tree .mv')].map(e => e.textContent)")
+    if lang == "zh":
+        assert shown[:3] == ["炮二平五", "马８进７", "马二进三"], shown
+        assert "兵七进一" in shown, shown
+    else:
+        assert shown[:3] == ["C2.5", "H8+7", "H2+3"], shown
+        assert "P7+1" in shown, shown
+    comments = page.js("[...document.querySelectorAll('#tree .comment')].map(e => e.textContent)")
+    assert "仙人指路" in comments and "开局" in comments, comments
+    assert page.js("document.querySelectorAll('#tree .var .mv').length") == 2
+    # Into the variation: its first move, clicked.
+    click_seen(page, "#tree .var .mv")
+    page.wait_for("window.jiangApp.st.moves.join(' ') === 'h2e2 h9g7 c3c4' && !window.jiangApp.st.searching", 20)
+    assert page.js("document.querySelector('#tree .mv.cur').textContent") == ("兵七进一" if lang == "zh" else "P7+1")
+    # On in it with the arrow key, back to the main line's move with two lefts and a right.
+    for key, moves in (("ArrowRight", "h2e2 h9g7 c3c4 g6g5"), ("ArrowLeft", "h2e2 h9g7 c3c4"),
+                       ("ArrowLeft", "h2e2 h9g7"), ("ArrowRight", "h2e2 h9g7 h0g2")):
+        page.js("document.activeElement && document.activeElement.blur()")
+        page.call("Input.dispatchKeyEvent", type="keyDown", key=key, code=key,
+                  windowsVirtualKeyCode={"ArrowRight": 39, "ArrowLeft": 37}[key])
+        page.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=key,
+                  windowsVirtualKeyCode={"ArrowRight": 39, "ArrowLeft": 37}[key])
+        page.wait_for(f"window.jiangApp.st.moves.join(' ') === {json.dumps(moves)}", 20)
+    print(f"records ({lang}): a PGN opened by the file input, {len(shown)} moves shown {shown},"
+          " the variation entered by a click, stepped with the arrow keys")
+    # A damaged file: one message naming the place; the record and board as they were.
+    fen = page.js("window.jiangApp.st.fen")
+    open_through_input(page, bad)
+    page.wait_for("document.getElementById('error').textContent !== ''", 20)
+    err = page.js("document.getElementById('error').textContent")
+    assert "damaged.xqf" in err and "byte 11" in err, err
+    assert page.js("window.jiangApp.st.fen") == fen and page.js("window.jiangApp.record.format") == "pgn"
+    print(f"records ({lang}): a damaged XQF refused: {err!r}")
+    # The review: 200 ms a position, progress shown while it runs.
+    page.js("(() => { const s = document.getElementById('review-time'); s.value = '200'; })()")
+    click_seen(page, "#review")
+    page.wait_for("window.jiangApp.review && window.jiangApp.review.running", 10)
+    page.wait_for("document.getElementById('review-progress').style.display === 'block'"
+                  " && document.getElementById('review-bar').value >= 1", 30)
+    page.wait_for("window.jiangApp.review && !window.jiangApp.review.running", 120)
+    r = page.js("window.jiangApp.review.result")
+    assert r and len(r["moves"]) == len(RECORD_MAIN), r
+    assert all(0 <= m["loss"] <= 1 and m["score"] for m in r["moves"]), r["moves"]
+    for m in r["moves"]:
+        want = "??" if m["loss"] >= 0.3 else "?" if m["loss"] >= 0.2 else "?!" if m["loss"] >= 0.1 else None
+        assert m["nag"] == want, m
+    assert r["moves"][BLUNDER]["nag"] == "??" and BLUNDER in r["deciding"], r
+    assert r["summary"]["red"]["blunders"] >= 1 and r["summary"]["red"]["accuracy"] < 95, r["summary"]
+    assert page.js("document.querySelectorAll('#graph .mark-blunder').length") >= 1
+    assert page.js("document.querySelectorAll('#graph .deciding').length") >= 1
+    assert page.js("document.querySelectorAll('#tree .nag-blunder').length") >= 1
+    summary = page.js("document.getElementById('review-summary').textContent")
+    assert ("准确率" if lang == "zh" else "accuracy") in summary, summary
+    assert page.js("document.querySelectorAll('#graph rect.gcol').length") == len(RECORD_MAIN) + 1
+    assert page.js("document.querySelectorAll('#tree .sc').length") == len(RECORD_MAIN)
+    assert page.js("document.getElementById('error').textContent") == ""
+    # The graph clicked: the board goes to that move.
+    for ply in (2, 0, BLUNDER + 1):
+        click_seen(page, f'#graph rect.gcol[data-ply="{ply}"]')
+        want = " ".join(RECORD_MAIN[:ply])
+        page.wait_for(f"window.jiangApp.st.moves.join(' ') === {json.dumps(want)}", 20)
+    node_fen = page.js("window.jiangApp.record.nodes[window.jiangApp.record.current].fen")
+    assert page.js("window.jiangApp.st.fen") == node_fen
+    page.js("window.scrollTo(0, 0)")
+    time.sleep(0.3)
+    page.screenshot(f"{out}/records-{lang}.png")
+    print(f"records ({lang}): reviewed {len(r['moves'])} moves: "
+          + ", ".join(f"{m['score']}{m['nag'] or ''}" for m in r["moves"])
+          + f"; summary {summary!r}; the graph clicked at plies 2, 0, {BLUNDER + 1} and the board followed")
+    # Copied as PGN in Chinese notation, with the review's marks; read back by the page's engine.
+    page.js("(() => { const s = document.getElementById('copy-format'); s.value = 'pgn-chinese'; })()")
+    click_seen(page, "#copy")
+    page.wait_for("window.jiangApp.lastCopy && window.jiangApp.lastCopy.text.includes('炮二平五')", 20)
+    text = page.js("window.jiangApp.lastCopy.text")
+    assert "兵七进一" in text and "jiang review" in text, text
+    back = page.js(f"""(async () => {{ const r = await window.jiangApp.backend.readRecord('copy.pgn',
+        new TextEncoder().encode(window.jiangApp.lastCopy.text), 0);
+        const line = []; let at = r.nodes[0];
+        while (at.children.length) {{ at = r.nodes[at.children[0]]; line.push(at.move); }}
+        return line; }})()""")
+    assert back == RECORD_MAIN, back
+    page.js("(() => { const s = document.getElementById('copy-format'); s.value = 'fen'; })()")
+    click_seen(page, "#copy")
+    page.wait_for(f"window.jiangApp.lastCopy.text === {json.dumps(node_fen)}", 20)
+    print(f"records ({lang}): copied as Chinese PGN ({len(text)} characters, read back the same) and as FEN")
+    page.js("localStorage.removeItem('jiang-notation')")
+
+
 def main():
     port, url, out, log_path, binary = sys.argv[1:6]
     depth = int(sys.argv[6]) if len(sys.argv) > 6 else 13
@@ -294,9 +435,12 @@ def main():
     page.call("Emulation.setDeviceMetricsOverride", width=1280, height=860, deviceScaleFactor=1, mobile=False)
     failures = 0
     bars = []
+    only = [x for x in os.environ.get("STATIC_BROWSER_ONLY", "").split(",") if x]
 
     def step(name, work):
         nonlocal failures
+        if only and name not in only and name != "first-visit":
+            return None
         try:
             return work()
         except Exception as e:
@@ -312,7 +456,7 @@ def main():
     step("first-visit", lambda: (page.open(f"{url}/?game=xiangqi&lang=en"),
                                  print(f"first visit: network from {page.js('window.jiangApp.backend.networkFrom')},"
                                        f" engine {page.js('JSON.stringify(window.jiangApp.backend.report)')}")))
-    failures += check_games(page, url, out, random.Random(2026))
+    failures += step("games", lambda: check_games(page, url, out, random.Random(2026))) or 0
     lat = step("analysis", lambda: check_analysis_and_stop(page, url, out)) or []
     lat += step("stop-in-game", lambda: check_stop_in_game(page, url)) or []
     if lat:
@@ -329,6 +473,8 @@ def main():
         failures += 0 if ok else 1
     step("second-visit", lambda: check_second_visit(page, url, log_path))
     step("chinese", lambda: check_chinese(page, url, out))
+    step("records", lambda: check_records(page, url, out, "zh"))
+    step("records", lambda: check_records(page, url, out, "en"))
     if page.problems:
         print("page problems:\n  " + "\n  ".join(page.problems[:20]))
         failures += 1
