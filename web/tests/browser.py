@@ -2,7 +2,8 @@
 """Drives headless Chromium over the DevTools protocol (standard library only): loads
 each game's page from a running jiang-web, saves a screenshot of its start position,
 then plays a whole game by clicking on the board (the user's seat moves at random, jiang
-answers) and saves the final position. Usage: browser.py DEVTOOLS_PORT SERVER_URL OUTDIR
+answers) and saves the final position; then a game record opened, stepped through,
+reviewed with the server's search and copied (static_browser.check_records). Usage: browser.py DEVTOOLS_PORT SERVER_URL OUTDIR
 """
 import base64, json, os, random, socket, struct, sys, time, urllib.request
 
@@ -178,7 +179,20 @@ def main():
         failures += 1
         print(f"analysis: FAILED: {e}")
         page.screenshot(f"{out}/analysis-failed.png")
-    print(f"{len(GAMES) + 1 - failures} passed, {failures} failed")
+    # Game records through the server (POST api/record, the server's searches for the
+    # review): the static bundle test's check, on this page.
+    try:
+        import types
+        from static_browser import Page, check_records
+        page.problems = []
+        page.open = types.MethodType(Page.open, page)
+        for lang in ("zh", "en"):
+            check_records(page, url, out, lang)
+    except Exception as e:
+        failures += 1
+        print(f"records: FAILED: {e}")
+        page.screenshot(f"{out}/records-failed.png")
+    print(f"{len(GAMES) + 2 - failures} passed, {failures} failed")
     sys.exit(1 if failures else 0)
 
 
