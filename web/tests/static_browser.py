@@ -21,8 +21,9 @@ Checks, each printed with its figures:
     and left with the arrow keys, a damaged XQF file refused with the place named (the
     board unchanged); a review of the main line at 200 ms a position (progress, the
     score graph, the marks and each side's summary), the graph clicked and the board
-    following; the game copied as PGN in Chinese notation and read back; then the same
-    on the English page with WXF moves. Screenshots records-zh.png, records-en.png.
+    following; the game copied as PGN in Chinese notation and read back; the copied
+    DhtmlXQ dropped on the page, a PGN of two games dropped and the second chosen; then
+    the same on the English page with WXF moves. Screenshots records-zh.png, records-en.png.
 Screenshots under OUTDIR: GAME-start.png, GAME-end.png, analysis.png, zh.png,
 records-zh.png, records-en.png. STATIC_BROWSER_ONLY=records,chinese,... runs only the
 named steps (first-visit is always run).
@@ -420,6 +421,28 @@ def check_records(page, url, out, lang):
     click_seen(page, "#copy")
     page.wait_for(f"window.jiangApp.lastCopy.text === {json.dumps(node_fen)}", 20)
     print(f"records ({lang}): copied as Chinese PGN ({len(text)} characters, read back the same) and as FEN")
+    # Dropped on the page: the game as DhtmlXQ (copied from the page), then a PGN of two
+    # games, the second chosen from the list.
+    page.js("(() => { const s = document.getElementById('copy-format'); s.value = 'dhtmlxq'; })()")
+    click_seen(page, "#copy")
+    page.wait_for("window.jiangApp.lastCopy.text.includes('[DhtmlXQ')", 20)
+    two = RECORD_PGN + "\n[Event \"second\"]\n\n1. 兵七进一 炮８平５ *\n"
+    for name, text, ready in (
+            ("dropped.ubb", None, "window.jiangApp.record.format === 'dhtmlxq'"),
+            ("two.pgn", two, "window.jiangApp.record.games === 2")):
+        source = "window.jiangApp.lastCopy.text" if text is None else json.dumps(text)
+        page.js(f"""(() => {{ const dt = new DataTransfer();
+            dt.items.add(new File([{source}], {json.dumps(name)}));
+            for (const type of ['dragenter', 'dragover', 'drop'])
+              document.body.dispatchEvent(new DragEvent(type, {{dataTransfer: dt, bubbles: true, cancelable: true}})); }})()""")
+        page.wait_for(f"window.jiangApp.record.name === {json.dumps(name)} && {ready}", 20)
+    assert not page.js("document.body.classList.contains('dropping')")
+    assert page.js("document.getElementById('record-game').options.length") == 2
+    page.js("(() => { const s = document.getElementById('record-game'); s.value = '1';"
+            " s.dispatchEvent(new Event('change')); })()")
+    page.wait_for("window.jiangApp.record.index === 1 && window.jiangApp.st.start_fen === window.jiangApp.record.start_fen", 20)
+    assert page.js("window.jiangApp.record.nodes.filter(n => n.move).map(n => n.move)") == ["c3c4", "h7e7"]
+    print(f"records ({lang}): the copied DhtmlXQ dropped on the page and read back; a PGN of two games dropped, the second chosen")
     page.js("localStorage.removeItem('jiang-notation')")
 
 
