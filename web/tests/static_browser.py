@@ -23,7 +23,7 @@ Checks, each printed with its figures:
     score graph, the marks and each side's summary), the graph clicked and the board
     following; the game copied as PGN in Chinese notation and read back; the copied
     DhtmlXQ dropped on the page, a PGN of two games dropped and the second chosen; then
-    the same on the English page with WXF moves. Screenshots records-zh.png, records-en.png.
+    the same on the English page with WXF moves, and a game set on the board reviewed. Screenshots records-zh.png, records-en.png.
 Screenshots under OUTDIR: GAME-start.png, GAME-end.png, analysis.png, zh.png,
 records-zh.png, records-en.png. STATIC_BROWSER_ONLY=records,chinese,... runs only the
 named steps (first-visit is always run).
@@ -443,6 +443,20 @@ def check_records(page, url, out, lang):
     page.wait_for("window.jiangApp.record.index === 1 && window.jiangApp.st.start_fen === window.jiangApp.record.start_fen", 20)
     assert page.js("window.jiangApp.record.nodes.filter(n => n.move).map(n => n.move)") == ["c3c4", "h7e7"]
     print(f"records ({lang}): the copied DhtmlXQ dropped on the page and read back; a PGN of two games dropped, the second chosen")
+    if lang == "en":
+        # A game played on the board (here set as a move list) is reviewed the same way.
+        page.js("document.getElementById('mode').value = 'analysis'; document.getElementById('mode').dispatchEvent(new Event('change'))")
+        page.click("#new")
+        page.wait_for("!window.jiangApp.record && window.jiangApp.st.moves.length === 0", 20)
+        page.js("document.getElementById('fen').value = 'h2e2 h9g7 h0g2'")
+        page.click("#setmoves")
+        page.wait_for("window.jiangApp.st.moves.length === 3", 20)
+        click_seen(page, "#review")
+        page.wait_for("window.jiangApp.review && !window.jiangApp.review.running && window.jiangApp.review.result", 60)
+        assert page.js("window.jiangApp.record.name") == "board"
+        assert page.js("window.jiangApp.review.result.moves.length") == 3
+        assert page.js("document.getElementById('mode').value") == "record"
+        print("records (en): a game set on the board reviewed (3 moves)")
     page.js("localStorage.removeItem('jiang-notation')")
 
 
