@@ -222,6 +222,8 @@ function renderLines() {
 // app.review: the review of its main line (running, or its judgement).
 
 const NOTATION_KEY = "jiang-notation";
+// What the move tree and the graph show now (redrawn only when it changes).
+const drawn = { tree: null, graph: "" };
 
 function notationChoice() {
   try {
@@ -325,6 +327,8 @@ function renderTree() {
   const rec = app.record;
   const tree = $("tree");
   if (!rec) {
+    if (drawn.tree !== null) tree.innerHTML = "";
+    drawn.tree = null;
     tree.style.display = "none";
     $("moves").style.display = "";
     $("node-info").textContent = "";
@@ -336,11 +340,16 @@ function renderTree() {
   let html = root.comment ? `<span class="comment">${esc(root.comment)}</span> ` : "";
   // The first move's variations come after it, as every move's do.
   if (root.children.length) html += lineHtml(rec, root.children[0], 0);
-  tree.innerHTML = html;
-  const cur = tree.querySelector(".mv.cur");
-  if (cur) {
-    const top = cur.offsetTop - tree.offsetTop;
-    if (top < tree.scrollTop || top > tree.scrollTop + tree.clientHeight - 24) tree.scrollTop = top - 40;
+  // Redrawn only when it changed: the page renders with every engine report, and a
+  // list redrawn under the pointer loses its clicks (and its scroll position).
+  if (drawn.tree !== html) {
+    tree.innerHTML = html;
+    drawn.tree = html;
+    const cur = tree.querySelector(".mv.cur");
+    if (cur) {
+      const top = cur.offsetTop - tree.offsetTop;
+      if (top < tree.scrollTop || top > tree.scrollTop + tree.clientHeight - 24) tree.scrollTop = top - 40;
+    }
   }
   // The current move: its review.
   let info = "";
@@ -406,7 +415,8 @@ function renderGraph() {
   const shown = Boolean(app.record && r && r.result && r.result.moves.length);
   document.body.classList.toggle("has-graph", shown);
   if (!shown) {
-    g.innerHTML = "";
+    if (drawn.graph) g.innerHTML = "";
+    drawn.graph = "";
     return;
   }
   const rec = app.record;
@@ -459,7 +469,11 @@ function renderGraph() {
     const x0 = Math.max(L, x(i - 0.5)), x1 = Math.min(W - R, x(i + 0.5));
     s += `<rect class="gcol" data-ply="${i}" x="${x0.toFixed(1)}" y="${T}" width="${Math.max(1, x1 - x0).toFixed(1)}" height="${ph}"/>`;
   }
-  g.innerHTML = s + "</svg>";
+  s += "</svg>";
+  if (drawn.graph !== s) {
+    g.innerHTML = s;
+    drawn.graph = s;
+  }
 }
 
 // Shows the record's node `id` on the board (the board's position becomes its path).
