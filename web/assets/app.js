@@ -377,7 +377,8 @@ function renderRecordPanel() {
     sel.style.display = "none";
   }
   $("record-info").textContent = rec
-    ? `${rec.title} · ${rec.result} · ` + t("record_loaded", { name: rec.name, format: rec.format, moves: mainLine(rec).length })
+    ? [rec.title, rec.result, t("record_loaded", { name: rec.name, format: rec.format, moves: mainLine(rec).length })]
+      .filter(Boolean).join(" · ")
     : "";
   const w = rec ? rec.warnings : [];
   $("record-warnings").textContent = w && w.length
@@ -973,6 +974,7 @@ async function newGame() {
   if (app.review && app.review.running) stopReview();
   app.record = null;
   app.review = null;
+  renderRecordPanel();
   app.generation += 1;
   app.paused = false;
   showError("");

@@ -35,17 +35,23 @@ fn warning_json(w: &RecordError) -> Value {
     json!({ "place": w.place.to_string(), "message": w.kind.to_string(), "text": w.to_string() })
 }
 
+/// A game's title: its players, event and date, as far as its tags tell them.
 fn title(game: &Game) -> String {
-    let red = game.tag("Red").unwrap_or("?");
-    let black = game.tag("Black").unwrap_or("?");
-    let mut t = format!("{red} – {black}");
-    if let Some(e) = game.tag("Event").filter(|e| !e.is_empty()) {
-        t.push_str(&format!(", {e}"));
+    let tag = |name| game.tag(name).map(str::trim).filter(|v| !v.is_empty());
+    let mut parts = Vec::new();
+    if tag("Red").is_some() || tag("Black").is_some() {
+        parts.push(format!(
+            "{} – {}",
+            tag("Red").unwrap_or("?"),
+            tag("Black").unwrap_or("?")
+        ));
     }
-    if let Some(d) = game.tag("Date").filter(|d| !d.is_empty()) {
+    parts.extend(tag("Event").map(str::to_string));
+    let mut t = parts.join(", ");
+    if let Some(d) = tag("Date") {
         t.push_str(&format!(" ({d})"));
     }
-    t
+    t.trim().to_string()
 }
 
 /// A game as the page steps through it: its tags, start position, and every node of its

@@ -446,10 +446,13 @@ def check_records(page, url, out, lang):
     if lang == "en":
         # A game played on the board (here set as a move list) is reviewed the same way.
         page.js("document.getElementById('mode').value = 'analysis'; document.getElementById('mode').dispatchEvent(new Event('change'))")
-        page.click("#new")
+        click_seen(page, "#new")
         page.wait_for("!window.jiangApp.record && window.jiangApp.st.moves.length === 0", 20)
-        page.js("document.getElementById('fen').value = 'h2e2 h9g7 h0g2'")
-        page.click("#setmoves")
+        assert page.js("document.getElementById('record-info').textContent") == ""
+        assert page.js("document.getElementById('tree').style.display") == "none"
+        # Set and pressed at once: the analysis redraws the box with each report.
+        page.js("document.getElementById('fen').value = 'h2e2 h9g7 h0g2';"
+                " document.getElementById('setmoves').click()")
         page.wait_for("window.jiangApp.st.moves.length === 3", 20)
         click_seen(page, "#review")
         page.wait_for("window.jiangApp.review && !window.jiangApp.review.running && window.jiangApp.review.result", 60)
