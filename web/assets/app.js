@@ -486,7 +486,7 @@ async function gotoNode(id) {
   showError("");
   try {
     await stopSearch();
-    app.st = await api("POST", `sessions/${app.id}/position`, { fen: rec.start_fen, moves: movesTo(rec, id) });
+    app.st = await setBoardPosition({ fen: rec.start_fen, moves: movesTo(rec, id) });
     rec.current = id;
     app.lines = [];
     afterState();
@@ -726,7 +726,7 @@ async function startReview() {
       r.done = i;
       r.note = t("reviewing", { i: i + 1, n: r.total });
       renderRecordPanel();
-      app.st = await api("POST", `sessions/${app.id}/position`, { fen: rec.start_fen, moves: moves.slice(0, i) });
+      app.st = await setBoardPosition({ fen: rec.start_fen, moves: moves.slice(0, i) });
       rec.current = i === 0 ? 0 : line[i - 1];
       app.lines = [];
       render();
@@ -1010,12 +1010,26 @@ function fillGames() {
   if (chosen) $("game").value = chosen;
 }
 
+// Sets the board's position; a search the page did not know of yet (a retried `go`
+// that the backend started meanwhile) is stopped first.
+async function setBoardPosition(body) {
+  try {
+    return await api("POST", `sessions/${app.id}/position`, body);
+  } catch (e) {
+    if (e.status !== 409) throw e;
+    app.st = await api("GET", `sessions/${app.id}`);
+    await stopSearch();
+    return api("POST", `sessions/${app.id}/position`, body);
+  }
+}
+
 async function setPosition(body) {
   showError("");
   app.paused = false;
+  app.generation += 1; // a `go` waiting to be retried is not sent
   try {
     await stopSearch();
-    app.st = await api("POST", `sessions/${app.id}/position`, body);
+    app.st = await setBoardPosition(body);
     app.lines = [];
     afterState();
   } catch (e) {

@@ -447,18 +447,19 @@ def check_records(page, url, out, lang):
         # A game played on the board (here set as a move list) is reviewed the same way.
         page.js("document.getElementById('mode').value = 'analysis'; document.getElementById('mode').dispatchEvent(new Event('change'))")
         click_seen(page, "#new")
-        page.wait_for("!window.jiangApp.record && window.jiangApp.st.moves.length === 0", 20)
-        assert page.js("document.getElementById('record-info').textContent") == ""
-        assert page.js("document.getElementById('tree').style.display") == "none"
+        # The record is gone from the page with the new game.
+        page.wait_for("!window.jiangApp.record && window.jiangApp.st.moves.length === 0"
+                      " && document.getElementById('record-info').textContent === ''"
+                      " && document.getElementById('tree').style.display === 'none'", 20)
         # Set and pressed at once: the analysis redraws the box with each report.
         page.js("document.getElementById('fen').value = 'h2e2 h9g7 h0g2';"
                 " document.getElementById('setmoves').click()")
         page.wait_for("window.jiangApp.st.moves.length === 3", 20)
         click_seen(page, "#review")
         page.wait_for("window.jiangApp.review && !window.jiangApp.review.running && window.jiangApp.review.result", 60)
-        assert page.js("window.jiangApp.record.name") == "board"
-        assert page.js("window.jiangApp.review.result.moves.length") == 3
-        assert page.js("document.getElementById('mode').value") == "record"
+        assert page.js("window.jiangApp.record.name") == "board", "not the board's game"
+        assert page.js("window.jiangApp.review.result.moves.length") == 3, "not 3 moves judged"
+        assert page.js("document.getElementById('mode').value") == "record", "not in record mode"
         print("records (en): a game set on the board reviewed (3 moves)")
     page.js("localStorage.removeItem('jiang-notation')")
 
