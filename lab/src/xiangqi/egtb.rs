@@ -12,12 +12,14 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Usage of `jiang-lab egtb`.
-pub const USAGE: &str = "jiang-lab egtb build ENDING|GROUP... --out DIR [--force]\n    \
+pub const USAGE: &str =
+    "jiang-lab egtb build ENDING|GROUP... --out DIR [--force] | probe-bench DIR\n    \
 endgame tables: solve each ending (KRK, KHKAA, KCAEKEE, ...; GROUP: one-attacker-N, the\n    \
 endings of one attacker with at most N pieces in all, kings included; one-attacker-small =\n    \
 one-attacker-5; one-attacker = all 324) and the endings its captures lead to, and write\n    \
 DIR/ENDING.jtb; tables already in DIR that check out are used, not rebuilt (--force:\n    \
-rebuild them). Prints a line per ending: positions, results, longest mate, sizes, time";
+rebuild them). Prints a line per ending: positions, results, longest mate, sizes, time.\n    \
+probe-bench: loads DIR as the engine does and times probes of each table's positions";
 
 /// The endings a name stands for: one ending, or a group.
 pub fn endings_of(name: &str) -> Result<Vec<Ending>, String> {
@@ -181,7 +183,20 @@ pub fn build(targets: &[Ending], out: &Path, force: bool) -> Result<Vec<String>,
 pub fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("build") => {}
-        _ => return Err(format!("egtb: build what?\n{USAGE}")),
+        Some("probe-bench") => {
+            let dir = args
+                .get(1)
+                .ok_or_else(|| format!("egtb probe-bench DIR\n{USAGE}"))?;
+            for line in probe_bench(Path::new(dir))? {
+                println!("{line}");
+            }
+            return Ok(());
+        }
+        Some("--help") => {
+            println!("{USAGE}");
+            return Ok(());
+        }
+        _ => return Err(format!("egtb: build or probe-bench?\n{USAGE}")),
     }
     let mut targets = Vec::new();
     let mut out = None;
@@ -212,4 +227,62 @@ pub fn run(args: &[String]) -> Result<(), String> {
         println!("{line}");
     }
     Ok(())
+}
+
+/// Loads `dir` into the engine's table set and times `egtb::probe` on up to 20,000
+/// positions of each table (every n-th index value that is a position): one line per
+/// table with the nanoseconds a probe took on average, then the load itself.
+pub fn probe_bench(dir: &Path) -> Result<Vec<String>, String> {
+    use jiang::xiangqi::egtb::{load_paths, probe};
+    use jiang::xiangqi::Position;
+    let t0 = std::time::Instant::now();
+    let report = load_paths(&dir.display().to_string());
+    let load = t0.elapsed();
+    for (path, why) in &report.refused {
+        log::warn!("{path} refused: {why}");
+    }
+    let mut lines = Vec::new();
+    let mut all_ns = 0.0;
+    let mut all_n = 0usize;
+    for name in &report.loaded {
+        let Some(e) = Ending::parse(name) else {
+            continue;
+        };
+        let n = index::entries(e);
+        let step = (n / 20_000).max(1);
+        let positions: Vec<Position> = (0..n)
+            .step_by(step)
+            .filter_map(|i| index::placement(e, i))
+            .filter_map(|p| Position::from_pieces(p.pieces(), p.side).ok())
+            .collect();
+        let t = std::time::Instant::now();
+        let mut found = 0usize;
+        for _ in 0..5 {
+            for p in &positions {
+                found += usize::from(probe(p).is_some());
+            }
+        }
+        let ns = t.elapsed().as_nanos() as f64 / (5 * positions.len().max(1)) as f64;
+        if found != 5 * positions.len() {
+            return Err(format!(
+                "{e}: {} of {} probes found nothing",
+                5 * positions.len() - found,
+                5 * positions.len()
+            ));
+        }
+        all_ns += ns * positions.len() as f64;
+        all_n += positions.len();
+        lines.push(format!(
+            "{e:<10} {:>6} positions  {ns:>7.0} ns a probe",
+            positions.len()
+        ));
+    }
+    lines.push(format!(
+        "{} tables loaded in {:.2} s ({} refused); {:.0} ns a probe on average",
+        report.loaded.len(),
+        load.as_secs_f64(),
+        report.refused.len(),
+        all_ns / all_n.max(1) as f64
+    ));
+    Ok(lines)
 }
