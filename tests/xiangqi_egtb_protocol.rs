@@ -117,6 +117,15 @@ fn uci_option_loads_tables_and_the_search_plays_the_fastest_win() {
             "{ending}: {lines:?}"
         );
     }
+    // The AlphaChess house rules forbid lines the tables play (a fourth check running):
+    // there the tables stay out of the search.
+    let (pos, _) = longest_win(tables, Ending::parse("KHKA").unwrap());
+    e.send("setoption name Rules value alphachess");
+    e.send(&format!("position fen {}", pos.to_fen()));
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove(SLOW);
+    assert_eq!(score_mate(&lines), None, "{lines:?}");
+    e.send("setoption name Rules value asian");
     // Unloaded again: the long win is out of the search's sight.
     e.send("setoption name EgtbPath value <empty>");
     assert_eq!(

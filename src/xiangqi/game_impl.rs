@@ -240,10 +240,15 @@ impl Game for Position {
     /// that the search scores a table win as the mate it is and the root ranks its moves
     /// by it (the fastest win, the longest defence). A mate farther away than the
     /// 60-move rule's count leaves (counted as if no capture came first) is not taken
-    /// from the table: the search goes on there and the rule judges.
+    /// from the table: the search goes on there and the rule judges. Under the AlphaChess
+    /// house rules (no fourth check running by one piece, their own move limit) the
+    /// tables' lines need not be legal, and they are not used.
     #[inline(always)]
     fn solved(&self, _ply: usize) -> Option<(Outcome, i32)> {
         let v = super::egtb::probe(self)?;
+        if self.rule_set() != super::RuleSet::Asian {
+            return None;
+        }
         let left = super::rules::RULE60_PLIES.saturating_sub(self.rule60_count());
         match v {
             super::egtb::TbValue::Draw => Some((Outcome::Draw, 0)),

@@ -4,7 +4,7 @@
 //!
 //! * [`ending`]: the endings and their names (`KRKAA`);
 //! * [`index`]: a position as a number, with the board's symmetries;
-//! * [`format`]: the file (header, blocks, checksum) and reading one value;
+//! * [`format`](mod@format): the file (header, blocks, checksum) and reading one value;
 //! * [`solve`]: the retrograde solver (used by `jiang-lab` and the tests).
 //!
 //! The tables a process has loaded ([`load_paths`]) are shared by all its searches:
