@@ -302,6 +302,10 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
             let report = crate::xiangqi::egtb::load_paths(v.as_text());
             // Scores stored before may now be exact, or no longer.
             e.empty_tt();
+            // The default (nothing) set while nothing is loaded needs no word.
+            if report.is_silent() {
+                return Ok(None);
+            }
             Ok(Some(OptionNote::Tablebases {
                 loaded: report.loaded,
                 refused: report.refused,

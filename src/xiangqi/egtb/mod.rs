@@ -51,6 +51,15 @@ pub struct LoadReport {
     pub loaded: Vec<String>,
     /// Paths refused, each with its reason in a few words.
     pub refused: Vec<(String, String)>,
+    /// How many tables were loaded before (now replaced).
+    pub previous: usize,
+}
+
+impl LoadReport {
+    /// Whether there is nothing to tell: no path given, and no table there was unloaded.
+    pub fn is_silent(&self) -> bool {
+        self.loaded.is_empty() && self.refused.is_empty() && self.previous == 0
+    }
 }
 
 /// Splits a path list: `;` everywhere, and `:` too where paths cannot contain it
@@ -114,10 +123,14 @@ pub fn load_paths(list: &str) -> LoadReport {
         max = max.max(t.ending().piece_count());
     }
     let any = max > 0;
-    match TABLES.write() {
-        Ok(mut guard) => *guard = any.then_some(TableSet { slots }),
-        Err(poisoned) => *poisoned.into_inner() = any.then_some(TableSet { slots }),
-    }
+    let mut guard = TABLES
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    report.previous = guard
+        .as_ref()
+        .map_or(0, |set| set.slots.iter().flatten().count());
+    *guard = any.then_some(TableSet { slots });
+    drop(guard);
     MAX_PIECES.store(max, Ordering::Release);
     report
 }
