@@ -117,6 +117,19 @@ fn uci_option_loads_tables_and_the_search_plays_the_fastest_win() {
             "{ending}: {lines:?}"
         );
     }
+    // Every root move solved, the depths run out at once: `go infinite` still waits for
+    // `stop` before it answers.
+    let (pos, _) = longest_win(tables, Ending::parse("KHKA").unwrap());
+    e.send(&format!("position fen {}", pos.to_fen()));
+    e.send("go infinite");
+    let early = e.drain(std::time::Duration::from_millis(300));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("stop");
+    let (best, _) = e.bestmove(SLOW);
+    assert!(optimal_moves(tables, &pos).contains(&best), "{best}");
     // The AlphaChess house rules forbid lines the tables play (a fourth check running):
     // there the tables stay out of the search.
     let (pos, _) = longest_win(tables, Ending::parse("KHKA").unwrap());
