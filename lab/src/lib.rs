@@ -24,10 +24,12 @@ pub mod flags;
 pub mod matches;
 pub mod spsa;
 
-/// Xiangqi: training data, the network trainer, the evaluation tuner, the book builder.
+/// Xiangqi: training data, the network trainer, the evaluation tuner, the book builder,
+/// the endgame tables.
 pub mod xiangqi {
     pub mod book;
     pub mod datagen;
+    pub mod egtb;
     pub mod eleeye_book;
     pub mod records;
     pub mod review;

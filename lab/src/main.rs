@@ -48,6 +48,7 @@ fn usage() -> String {
          {spsa}\n\
          {records}\n\
          {review}\n\
+         {egtb}\n\
          jiang-lab JOB --help\n    \
              the job's own usage\n\
          jiang-lab --help",
@@ -61,6 +62,7 @@ fn usage() -> String {
         spsa = spsa::cli::USAGE,
         records = xiangqi::records::USAGE,
         review = xiangqi::review::USAGE,
+        egtb = xiangqi::egtb::USAGE,
     )
 }
 
@@ -275,6 +277,7 @@ fn main() -> ExitCode {
         Some("convert") => report("convert", xiangqi::records::convert(rest)),
         Some("records") => report("records", xiangqi::records::run(rest)),
         Some("review") => report("review", xiangqi::review::run(rest)),
+        Some("egtb") => report("egtb", xiangqi::egtb::run(rest)),
         Some("--help") | Some("-h") | Some("help") => {
             println!("{}", usage());
             ExitCode::SUCCESS

@@ -140,6 +140,13 @@ pub enum OptionNote {
         /// Its measured Elo.
         elo: Option<i64>,
     },
+    /// Endgame tables loaded (`EgtbPath`): the endings, and each file refused with why.
+    Tablebases {
+        /// The endings loaded (`KRKAA`).
+        loaded: Vec<String>,
+        /// Each file refused: its path and the reason.
+        refused: Vec<(String, String)>,
+    },
     /// The hash table is smaller than asked: the machine cannot give more.
     HashCapped {
         /// MiB asked for.
@@ -286,6 +293,23 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         on_change: |e, v| {
             e.settings.own_book = v.as_bool();
             Ok(None)
+        },
+    },
+    EngineOption {
+        spec: OptionSpec::new("EgtbPath", OptionKind::Text { default: "" }).ucci_as("egtbpaths"),
+        on_change: |e, v| {
+            e.stop_and_wait();
+            let report = crate::xiangqi::egtb::load_paths(v.as_text());
+            // Scores stored before may now be exact, or no longer.
+            e.empty_tt();
+            // The default (nothing) set while nothing is loaded needs no word.
+            if report.is_silent() {
+                return Ok(None);
+            }
+            Ok(Some(OptionNote::Tablebases {
+                loaded: report.loaded,
+                refused: report.refused,
+            }))
         },
     },
     EngineOption {

@@ -390,6 +390,15 @@ impl ProtocolSession {
                 }
                 None => self.cecp_bad_argument(line),
             },
+            // `egtpath TYPE PATH`: XBoard's way to hand over tablebase paths; jiang reads
+            // its own tables, whatever TYPE says.
+            "egtpath" => {
+                let text = line.trim_start()["egtpath".len()..].trim();
+                match text.split_once(char::is_whitespace) {
+                    Some((_, path)) => self.set_engine_option("EgtbPath", path.trim()),
+                    None => self.cecp_bad_argument(line),
+                }
+            }
             // `option NAME=VALUE` (a button: `option NAME`), for the options announced.
             "option" => {
                 let text = line.trim_start()["option".len()..].trim();

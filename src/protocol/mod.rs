@@ -84,7 +84,6 @@ const PROTOCOL_OPTIONS: &[OptionSpec] = &[
 const ACCEPTED_WITHOUT_EFFECT: &[&str] = &[
     "style",
     "promotion",
-    "egtbpaths",
     "useegtb",
     "evalapi",
     "loadbook",
@@ -323,6 +322,21 @@ impl ProtocolSession {
             Ok(Some(OptionNote::HashCapped { asked, used })) => self.complain(&format!(
                 "hash {asked} MiB is out of range (more than this machine can give); using {used} MiB"
             )),
+            Ok(Some(OptionNote::Tablebases { loaded, refused })) => {
+                for (path, reason) in &refused {
+                    self.complain(&truncate(
+                        &format!("tablebase {path} refused: {reason}"),
+                        200,
+                    ));
+                }
+                self.tell(&truncate(
+                    &match loaded.len() {
+                        0 => "tablebases: none loaded".to_string(),
+                        n => format!("tablebases: {n} loaded ({})", loaded.join(" ")),
+                    },
+                    200,
+                ));
+            }
             Err(EngineError::Option(OptionError::Unknown { .. })) => {
                 self.tell(&format!("unknown option '{}' ignored", truncate(name, 40)))
             }

@@ -392,7 +392,10 @@ impl<'a, G: Game> Searcher<'a, G> {
             prev_iter_score = best_score;
             depth += 1;
         }
-        if self.id == 0 {
+        // The main thread's end stops the helpers; an infinite or ponder search that ran
+        // out of depths (every root move scored by a solved table, say) waits for `stop`
+        // or `ponderhit` with them instead (`search::search` waits).
+        if self.id == 0 && !(limits.infinite || control.pondering()) {
             control.stop();
         }
         // Publish the exact count (the counter is otherwise updated every 512 nodes).

@@ -41,6 +41,41 @@ impl Position {
                 Ok(())
             })?;
         }
+        pos.validate_pieces(&counts)?;
+        let side =
+            Color::from_index(fields.side([&["w", "W", "r", "R"], &["b", "B"]], "w, r or b")?);
+        fields.placeholders()?;
+        let rule60 = fields.halfmove(u32::from(MAX_RULE60))?;
+        // A move number of 0 is read as 1.
+        let fullmove = fields.fullmove(0..=100_000)?.max(1);
+        fields.finish()?;
+        pos.finish_validated(side, rule60 as u16, fullmove)
+    }
+
+    /// A position from a list of pieces and the side to move (no-capture count 0, move
+    /// 1), validated as [`Position::from_fen`] validates: the tablebase generator and
+    /// its tests set positions up this way, without writing FEN text.
+    pub fn from_pieces(pieces: &[(Piece, Square)], side: Color) -> Result<Position, FenError> {
+        let mut pos = Position::empty();
+        let mut counts = [0u32; 14];
+        for &(piece, sq) in pieces {
+            if pos.piece_at(sq).is_some() {
+                return Err(FenError::ImpossibleSquare {
+                    letter: piece.letter(),
+                    square: sq.to_string(),
+                });
+            }
+            pos.put(piece, sq);
+            counts[piece.index()] += 1;
+        }
+        pos.validate_pieces(&counts)?;
+        pos.finish_validated(side, 0, 1)
+    }
+
+    /// The checks of the pieces every set-up passes: one king each, piece counts, and
+    /// the squares kings, advisors, elephants and soldiers can stand on.
+    fn validate_pieces(&self, counts: &[u32; 14]) -> Result<(), FenError> {
+        let pos = self;
         let name = |c: Color| Position::PLAYERS[c.index()];
         for color in Color::ALL {
             match counts[Piece::new(color, PieceKind::King).index()] {
@@ -73,22 +108,26 @@ impl Position {
                 });
             }
         }
+        Ok(())
+    }
 
-        let side =
-            Color::from_index(fields.side([&["w", "W", "r", "R"], &["b", "B"]], "w, r or b")?);
+    /// Sets the side and counters, computes the key, and refuses a position whose side
+    /// not to move is in check.
+    fn finish_validated(
+        mut self,
+        side: Color,
+        rule60: u16,
+        fullmove: u32,
+    ) -> Result<Position, FenError> {
+        let pos = &mut self;
         pos.set_side(side);
-        fields.placeholders()?;
-        let rule60 = fields.halfmove(u32::from(MAX_RULE60))?;
-        // A move number of 0 is read as 1.
-        let fullmove = fields.fullmove(0..=100_000)?.max(1);
-        fields.finish()?;
-        pos.set_counters(rule60 as u16, fullmove);
+        pos.set_counters(rule60, fullmove);
         pos.finish_setup();
         let them = side.flip();
         if pos.attackers_to(pos.king_square(them), side).any() {
             return Err(FenError::OpponentInCheck);
         }
-        Ok(pos)
+        Ok(self)
     }
 
     /// Writes the canonical FEN.

@@ -49,10 +49,10 @@ impl Rules for Position {
         })
     }
     fn diagram(&self) -> String {
-        super::display::board_diagram(self)
+        with_tablebase_line(super::display::board_diagram(self), self)
     }
     fn eval_report(&self) -> String {
-        super::eval::trace(self)
+        with_tablebase_line(super::eval::trace(self), self)
     }
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);
@@ -95,6 +95,19 @@ impl Rules for Position {
     fn perft_unmake(&mut self, m: Move, _: ()) {
         self.unmake_move(m);
     }
+}
+
+/// `text` with the tablebase's verdict on `pos` added as a last line, when a loaded table
+/// knows it (`d` and `eval` show it).
+fn with_tablebase_line(mut text: String, pos: &Position) -> String {
+    if let Some(line) = super::egtb::describe(pos) {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
 }
 
 /// `Rules`: the house rules Xiangqi is played by (Asian rules, or the AlphaChess
@@ -226,6 +239,27 @@ impl Game for Position {
     #[inline(always)]
     fn rule_outcome(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome> {
         Position::rule_outcome_with(self, ply, judge_repetitions)
+    }
+    /// A loaded endgame table's value (`super::egtb`): the exact distance to mate, so
+    /// that the search scores a table win as the mate it is and the root ranks its moves
+    /// by it (the fastest win, the longest defence). A mate farther away than the
+    /// 60-move rule's count leaves (counted as if no capture came first) is not taken
+    /// from the table: the search goes on there and the rule judges. Under the AlphaChess
+    /// house rules (no fourth check running by one piece, their own move limit) the
+    /// tables' lines need not be legal, and they are not used.
+    #[inline(always)]
+    fn solved(&self, _ply: usize) -> Option<(Outcome, i32)> {
+        let v = super::egtb::probe(self)?;
+        if self.rule_set() != super::RuleSet::Asian {
+            return None;
+        }
+        let left = super::rules::RULE60_PLIES.saturating_sub(self.rule60_count());
+        match v {
+            super::egtb::TbValue::Draw => Some((Outcome::Draw, 0)),
+            super::egtb::TbValue::Win(d) if d <= left => Some((Outcome::Win, i32::from(d))),
+            super::egtb::TbValue::Loss(d) if d <= left => Some((Outcome::Loss, i32::from(d))),
+            _ => None,
+        }
     }
     fn mirrored_key(&self) -> Option<u64> {
         Some(Position::mirrored_key(self))

@@ -4,6 +4,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod book;
 pub mod display;
+pub mod egtb;
 pub mod eleeye;
 pub mod eval;
 pub mod fen;

@@ -1,0 +1,288 @@
+//! `jiang-lab egtb build`: solves endgame tables with the engine's retrograde solver
+//! (`jiang::xiangqi::egtb::solve`) and writes them, one file per ending, with the notes
+//! their header carries (the pieces, the counts, and which of the repetition rules and
+//! the 60-move rule could touch the values). Prints one line per ending: its positions,
+//! results, longest mate, raw and compressed size and the time it took.
+
+use jiang::xiangqi::egtb::ending::Ending;
+use jiang::xiangqi::egtb::format::{self, Header, FLAG_DEFENDER_CHASES};
+use jiang::xiangqi::egtb::solve::{solve_with_successors, Solved};
+use jiang::xiangqi::egtb::{file_name, index, read_table};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Usage of `jiang-lab egtb`.
+pub const USAGE: &str =
+    "jiang-lab egtb build ENDING|GROUP... --out DIR [--force] | probe-bench DIR\n    \
+endgame tables: solve each ending (KRK, KHKAA, KCAEKEE, ...; GROUP: one-attacker-N, the\n    \
+endings of one attacker with at most N pieces in all, kings included; one-attacker-small =\n    \
+one-attacker-5; one-attacker = all 324) and the endings its captures lead to, and write\n    \
+DIR/ENDING.jtb; tables already in DIR that check out are used, not rebuilt (--force:\n    \
+rebuild them). Prints a line per ending: positions, results, longest mate, sizes, time.\n    \
+probe-bench: loads DIR as the engine does and times probes of each table's positions";
+
+/// The endings a name stands for: one ending, or a group.
+pub fn endings_of(name: &str) -> Result<Vec<Ending>, String> {
+    if let Some(e) = Ending::parse(name) {
+        return Ok(vec![e]);
+    }
+    let lower = name.to_ascii_lowercase();
+    let max = match lower.as_str() {
+        "one-attacker" => u32::MAX,
+        "one-attacker-small" => 5,
+        other => other
+            .strip_prefix("one-attacker-")
+            .and_then(|n| n.parse::<u32>().ok())
+            .ok_or_else(|| {
+                format!("'{name}' is neither an ending (KRKAA) nor a group (one-attacker-N)")
+            })?,
+    };
+    Ok(Ending::all()
+        .into_iter()
+        .filter(|e| e.piece_count() <= max)
+        .collect())
+}
+
+/// What the rules the solver leaves out could do to this ending, for the header.
+pub fn rules_note(e: Ending) -> (u16, String) {
+    let mut note = String::from(
+        "repetition: the solver counts every repetition as a draw. Only the strong side \
+         has a piece that can check; its won values are exact under the Asian rules \
+         (a mate by the shortest way never repeats a position, and the defender cannot \
+         force a repetition), and so are the defender's losses.",
+    );
+    let mut flags = 0;
+    if e.weak.advisors + e.weak.elephants > 0 {
+        flags |= FLAG_DEFENDER_CHASES;
+        note.push_str(
+            " The weak side's advisors or elephants can attack the attacker: a draw may \
+             rest on a perpetual chase by them, which the Asian rules forbid (flag 1); \
+             such a draw could be a win for the strong side.",
+        );
+    } else {
+        note.push_str(" The weak side has a bare king, which may chase freely: draws are exact.");
+    }
+    note.push_str(
+        "\n60-move rule: not applied by the solver; wins whose mate lies beyond 120 plies \
+         are counted below, and the engine searches instead of trusting a table mate that \
+         the rule's count would cut off.",
+    );
+    (flags, note)
+}
+
+/// The header of a solved ending.
+pub fn header_of(s: &Solved) -> Header {
+    let e = s.ending;
+    let (flags, rules) = rules_note(e);
+    let strong: String = e.to_string()[1..]
+        .split('K')
+        .next()
+        .unwrap_or("")
+        .to_string();
+    let notes = format!(
+        "jiang endgame table {e}\n\
+         pieces: strong side (Red as stored) K{strong}; weak side (Black as stored) K{weak}\n\
+         index: scheme {scheme} (side to move, strong king on files d-e by the mirror, weak \
+         king, attacker, defender combinations), {entries} entries\n\
+         values: distance to mate in plies for the side to move (odd: it mates, even: it is \
+         mated), 0 draw, 255 no position\n\
+         strong side to move: {sw} wins, {sd} draws, {sl} losses\n\
+         weak side to move: {ww} wins, {wd} draws, {wl} losses\n\
+         longest mate: {max} plies; wins beyond 120 plies: {beyond}\n\
+         {rules}\n",
+        weak = e.weak,
+        scheme = format::INDEX_SCHEME,
+        entries = index::entries(e),
+        sw = s.strong_to_move[0],
+        sd = s.strong_to_move[1],
+        sl = s.strong_to_move[2],
+        ww = s.weak_to_move[0],
+        wd = s.weak_to_move[1],
+        wl = s.weak_to_move[2],
+        max = s.max_dtm,
+        beyond = s.beyond_rule60,
+    );
+    Header {
+        ending: e,
+        flags,
+        max_dtm: s.max_dtm,
+        notes,
+    }
+}
+
+/// Solves `targets` (and what they capture into) and writes every table solved to
+/// `out`; tables already in `out` are used unless `force`. Returns the report lines.
+pub fn build(targets: &[Ending], out: &Path, force: bool) -> Result<Vec<String>, String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut tables: HashMap<Ending, Vec<u8>> = HashMap::new();
+    if !force {
+        // What a capture may need, if already built.
+        let mut needed: Vec<Ending> = targets.to_vec();
+        let mut i = 0;
+        while i < needed.len() {
+            for s in needed[i].successors() {
+                if !needed.contains(&s) {
+                    needed.push(s);
+                }
+            }
+            i += 1;
+        }
+        for e in needed {
+            let path = out.join(file_name(e));
+            if path.exists() {
+                match read_table(&path) {
+                    Ok(t) if t.ending() == e => {
+                        tables.insert(e, t.values());
+                    }
+                    Ok(_) => log::warn!("{}: another ending inside; rebuilding", path.display()),
+                    Err(err) => log::warn!("{}: {err}; rebuilding", path.display()),
+                }
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    let mut failure = None;
+    solve_with_successors(targets, &mut tables, |s, took| {
+        if failure.is_some() {
+            return;
+        }
+        let bytes = format::encode(&header_of(s), &s.values);
+        let path: PathBuf = out.join(file_name(s.ending));
+        if let Err(e) = std::fs::write(&path, &bytes) {
+            failure = Some(format!("{}: {e}", path.display()));
+            return;
+        }
+        let positions: u64 = s.strong_to_move.iter().chain(&s.weak_to_move).sum();
+        let line = format!(
+            "{:<10} positions {:>10}  strong to move W/D/L {}/{}/{}  weak to move W/D/L {}/{}/{}  \
+             longest mate {:>3} plies  beyond 120: {}  raw {} B  file {} B  {:.2} s",
+            s.ending.to_string(),
+            positions,
+            s.strong_to_move[0],
+            s.strong_to_move[1],
+            s.strong_to_move[2],
+            s.weak_to_move[0],
+            s.weak_to_move[1],
+            s.weak_to_move[2],
+            s.max_dtm,
+            s.beyond_rule60,
+            s.values.len(),
+            bytes.len(),
+            took.as_secs_f64()
+        );
+        log::info!("{line}");
+        lines.push(line);
+    })?;
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(lines),
+    }
+}
+
+/// `jiang-lab egtb ARGS`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
+        Some("build") => {}
+        Some("probe-bench") => {
+            let dir = args
+                .get(1)
+                .ok_or_else(|| format!("egtb probe-bench DIR\n{USAGE}"))?;
+            for line in probe_bench(Path::new(dir))? {
+                println!("{line}");
+            }
+            return Ok(());
+        }
+        Some("--help") => {
+            println!("{USAGE}");
+            return Ok(());
+        }
+        _ => return Err(format!("egtb: build or probe-bench?\n{USAGE}")),
+    }
+    let mut targets = Vec::new();
+    let mut out = None;
+    let mut force = false;
+    let mut it = args[1..].iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a directory")?)),
+            "--force" => force = true,
+            "--help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            name => {
+                for e in endings_of(name)? {
+                    if !targets.contains(&e) {
+                        targets.push(e);
+                    }
+                }
+            }
+        }
+    }
+    let out = out.ok_or_else(|| format!("egtb build: --out DIR is needed\n{USAGE}"))?;
+    if targets.is_empty() {
+        return Err(format!("egtb build: which endings?\n{USAGE}"));
+    }
+    for line in build(&targets, &out, force)? {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// Loads `dir` into the engine's table set and times `egtb::probe` on up to 20,000
+/// positions of each table (every n-th index value that is a position): one line per
+/// table with the nanoseconds a probe took on average, then the load itself.
+pub fn probe_bench(dir: &Path) -> Result<Vec<String>, String> {
+    use jiang::xiangqi::egtb::{load_paths, probe};
+    use jiang::xiangqi::Position;
+    let t0 = std::time::Instant::now();
+    let report = load_paths(&dir.display().to_string());
+    let load = t0.elapsed();
+    for (path, why) in &report.refused {
+        log::warn!("{path} refused: {why}");
+    }
+    let mut lines = Vec::new();
+    let mut all_ns = 0.0;
+    let mut all_n = 0usize;
+    for name in &report.loaded {
+        let Some(e) = Ending::parse(name) else {
+            continue;
+        };
+        let n = index::entries(e);
+        let step = (n / 20_000).max(1);
+        let positions: Vec<Position> = (0..n)
+            .step_by(step)
+            .filter_map(|i| index::placement(e, i))
+            .filter_map(|p| Position::from_pieces(p.pieces(), p.side).ok())
+            .collect();
+        let t = std::time::Instant::now();
+        let mut found = 0usize;
+        for _ in 0..5 {
+            for p in &positions {
+                found += usize::from(probe(p).is_some());
+            }
+        }
+        let ns = t.elapsed().as_nanos() as f64 / (5 * positions.len().max(1)) as f64;
+        if found != 5 * positions.len() {
+            return Err(format!(
+                "{e}: {} of {} probes found nothing",
+                5 * positions.len() - found,
+                5 * positions.len()
+            ));
+        }
+        all_ns += ns * positions.len() as f64;
+        all_n += positions.len();
+        lines.push(format!(
+            "{e:<10} {:>6} positions  {ns:>7.0} ns a probe",
+            positions.len()
+        ));
+    }
+    lines.push(format!(
+        "{} tables loaded in {:.2} s ({} refused); {:.0} ns a probe on average",
+        report.loaded.len(),
+        load.as_secs_f64(),
+        report.refused.len(),
+        all_ns / all_n.max(1) as f64
+    ));
+    Ok(lines)
+}
