@@ -65,13 +65,24 @@ impl Engine {
         if let Some(dir) = dir {
             command.current_dir(dir);
         }
-        let mut child = command
+        command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .env("RUST_LOG", "warn")
-            .spawn()
-            .expect("cannot start the jiang binary");
+            .env("RUST_LOG", "warn");
+        // A test that copies the binary (the GUI install tests) can meet "text file busy":
+        // a child another test thread forks while the copy is open for writing holds the
+        // file until it execs. That passes in milliseconds; wait and try again.
+        let mut tries = 0;
+        let mut child = loop {
+            match command.spawn() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                spawned => break spawned.expect("cannot start the jiang binary"),
+            }
+        };
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {

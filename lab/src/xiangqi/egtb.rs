@@ -172,7 +172,8 @@ pub fn build(targets: &[Ending], out: &Path, force: bool) -> Result<Vec<String>,
         );
         log::info!("{line}");
         lines.push(line);
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     match failure {
         Some(e) => Err(e),
         None => Ok(lines),

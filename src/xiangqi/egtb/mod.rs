@@ -72,10 +72,30 @@ fn split_paths(list: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Why a table file could not be used.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// Its contents are not a table this code reads.
+    Format(format::FormatError),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "{e}"),
+            ReadError::Format(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
 /// Reads one table file, checked.
-pub fn read_table(path: &Path) -> Result<Table, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    Table::from_bytes(bytes).map_err(|e| e.to_string())
+pub fn read_table(path: &Path) -> Result<Table, ReadError> {
+    let bytes = std::fs::read(path).map_err(ReadError::Io)?;
+    Table::from_bytes(bytes).map_err(ReadError::Format)
 }
 
 /// Replaces the loaded tables with those found in `list` (directories, whose `*.jtb`
@@ -113,7 +133,9 @@ pub fn load_paths(list: &str) -> LoadReport {
                         *s = Some(t);
                     }
                 }
-                Err(e) => report.refused.push((file.display().to_string(), e)),
+                Err(e) => report
+                    .refused
+                    .push((file.display().to_string(), e.to_string())),
             }
         }
     }

@@ -59,12 +59,65 @@ fn after(p: &Placement, m: Move) -> Placement {
     c
 }
 
+/// Why an ending could not be solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// A capture leads to an ending whose table was not given.
+    MissingSuccessor {
+        /// The ending being solved.
+        ending: Ending,
+        /// The ending a capture leads to.
+        needs: Ending,
+    },
+    /// A capture leads to an index the successor's table holds no position at.
+    BadSuccessor {
+        /// The ending being solved.
+        ending: Ending,
+        /// The successor's ending.
+        successor: Ending,
+    },
+    /// A capture leads outside the family of one-attacker endings.
+    OutsideFamily(Ending),
+    /// More positions than the solver's 32-bit counters hold.
+    TooManyPositions(Ending),
+    /// More moves than the solver's 32-bit counters hold.
+    TooManyMoves(Ending),
+    /// A distance to mate the file's byte cannot hold.
+    DistanceTooLong(Ending),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::MissingSuccessor { ending, needs } => {
+                write!(f, "{ending} needs the table of {needs} first")
+            }
+            SolveError::BadSuccessor { ending, successor } => {
+                write!(
+                    f,
+                    "{successor}: a successor of {ending} is no position there"
+                )
+            }
+            SolveError::OutsideFamily(e) => write!(f, "{e}: a successor outside the family"),
+            SolveError::TooManyPositions(e) => {
+                write!(f, "{e}: too many positions for this solver")
+            }
+            SolveError::TooManyMoves(e) => write!(f, "{e}: too many moves for this solver"),
+            SolveError::DistanceTooLong(e) => {
+                write!(f, "{e}: a distance to mate over {MAX_DTM} plies")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
 fn child(
     ending: Ending,
     p: &Placement,
     m: Move,
     tables: &HashMap<Ending, Vec<u8>>,
-) -> Result<Child, String> {
+) -> Result<Child, SolveError> {
     let c = after(p, m);
     let has_attacker = c.pieces().iter().any(|(piece, _)| {
         !matches!(
@@ -75,18 +128,21 @@ fn child(
     if !has_attacker {
         return Ok(Child::Known(TbValue::Draw));
     }
-    let (e, i) = locate(&c).ok_or("a successor outside the family")?;
+    let (e, i) = locate(&c).ok_or(SolveError::OutsideFamily(ending))?;
     if e == ending {
         return Ok(Child::Same(i));
     }
     let t = tables
         .get(&e)
-        .ok_or_else(|| format!("{ending} needs the table of {e} first"))?;
+        .ok_or(SolveError::MissingSuccessor { ending, needs: e })?;
     t.get(i)
         .copied()
         .and_then(TbValue::from_byte)
         .map(Child::Known)
-        .ok_or_else(|| format!("{e}: a successor of {ending} is no position there"))
+        .ok_or(SolveError::BadSuccessor {
+            ending,
+            successor: e,
+        })
 }
 
 /// The legal position of index `i`, if it is one.
@@ -100,19 +156,19 @@ const UNKNOWN: u8 = 254;
 const CANT_LOSE: u8 = 255;
 
 #[inline]
-fn code(d: usize) -> Result<u8, String> {
+fn code(ending: Ending, d: usize) -> Result<u8, SolveError> {
     if d > MAX_DTM as usize {
-        return Err(format!("a distance to mate over {MAX_DTM} plies"));
+        return Err(SolveError::DistanceTooLong(ending));
     }
     Ok((d + 1) as u8)
 }
 
 /// Solves `ending`; `tables` must hold the values of every ending a capture leads to
 /// ([`Ending::successors`]).
-pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved, String> {
+pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved, SolveError> {
     let n = entries(ending);
     if n >= u32::MAX as usize {
-        return Err(format!("{ending}: too many positions for this solver"));
+        return Err(SolveError::TooManyPositions(ending));
     }
     let mut val = vec![UNKNOWN; n];
     let mut remaining = vec![0u8; n];
@@ -131,7 +187,7 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
         list.clear();
         pos.generate(GenType::All, &mut list);
         if list.is_empty() {
-            val[i] = code(0)?;
+            val[i] = code(ending, 0)?;
             buckets[0].push(i as u32);
             continue;
         }
@@ -153,16 +209,16 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
             }
         }
         if win_seed != usize::MAX {
-            code(win_seed)?;
+            code(ending, win_seed)?;
             buckets[win_seed].push(i as u32);
         }
         if cant_lose {
             capinfo[i] = CANT_LOSE;
         } else {
-            capinfo[i] = code(capmax)? - 1;
+            capinfo[i] = code(ending, capmax)? - 1;
             if remaining[i] == 0 {
                 // Every move captures into a win for the opponent.
-                val[i] = code(capmax)?;
+                val[i] = code(ending, capmax)?;
                 buckets[capmax].push(i as u32);
             }
         }
@@ -176,7 +232,7 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
         total += u64::from(indeg[c]);
     }
     if total >= u64::from(u32::MAX) {
-        return Err(format!("{ending}: too many moves for this solver"));
+        return Err(SolveError::TooManyMoves(ending));
     }
     start[n] = total as u32;
     drop(indeg);
@@ -210,8 +266,8 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
                 continue;
             }
             if val[i] == UNKNOWN && d % 2 == 1 {
-                val[i] = code(d)?; // a capture into a loss, nothing faster found
-            } else if val[i] != code(d)? {
+                val[i] = code(ending, d)?; // a capture into a loss, nothing faster found
+            } else if val[i] != code(ending, d)? {
                 continue;
             }
             done[i] = true;
@@ -220,7 +276,7 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
                 for &q in preds {
                     let q = q as usize;
                     if val[q] == UNKNOWN {
-                        val[q] = code(d + 1)?;
+                        val[q] = code(ending, d + 1)?;
                         buckets[d + 1].push(q as u32);
                     }
                 }
@@ -233,7 +289,7 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
                     remaining[q] -= 1;
                     if remaining[q] == 0 && capinfo[q] != CANT_LOSE {
                         let l = (d + 1).max(capinfo[q] as usize);
-                        val[q] = code(l)?;
+                        val[q] = code(ending, l)?;
                         buckets[l].push(q as u32);
                     }
                 }
@@ -241,7 +297,7 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
         }
     }
     if buckets.iter().any(|b| !b.is_empty()) {
-        return Err(format!("{ending}: a distance to mate over {MAX_DTM} plies"));
+        return Err(SolveError::DistanceTooLong(ending));
     }
 
     let mut solved = Solved {
@@ -291,7 +347,7 @@ pub fn solve_with_successors(
     targets: &[Ending],
     tables: &mut HashMap<Ending, Vec<u8>>,
     mut on_solved: impl FnMut(&Solved, std::time::Duration),
-) -> Result<Vec<Ending>, String> {
+) -> Result<Vec<Ending>, SolveError> {
     let mut order: Vec<Ending> = Vec::new();
     let mut stack: Vec<Ending> = targets.to_vec();
     while let Some(e) = stack.pop() {
