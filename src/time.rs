@@ -82,8 +82,8 @@ const HARD_PER_SOFT: f64 = 5.0;
 /// ... and never more than this part of the time above the reserve (plus the increment).
 const HARD_SHARE_OF_SPARE: f64 = 0.6;
 
-/// The budget for the move after `plies_played` plies of the game ([`Rules::plies_played`]
-/// (crate::game::Rules::plies_played)), or `None` when the clock gives no limit (depth,
+/// The budget for the move after `plies_played` plies of the game
+/// ([`crate::game::Rules::plies_played`]), or `None` when the clock gives no limit (depth,
 /// nodes or infinite searches) — the cap then still applies through [`hard_cap`].
 pub fn budget(clock: &Clock, plies_played: usize, settings: &TimeSettings) -> Option<Budget> {
     let cap = hard_cap(settings);
