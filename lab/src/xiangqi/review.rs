@@ -11,6 +11,8 @@ use super::records::games_of;
 use crate::flags::{Flags, Spec};
 use jiang::engine::{Engine, Event, EventSink};
 use jiang::record::notation::{write_move, Notation};
+use jiang::record::review::{self as judging, Judgement};
+pub use jiang::record::review::{accuracy, expectation, mark};
 use jiang::record::{pgn, Game, GameTree, Nag, NodeId};
 use jiang::request::SearchRequest;
 use jiang::time::Clock;
@@ -39,27 +41,14 @@ pub struct Verdict {
     pub depth: i32,
 }
 
-/// One reviewed move.
+/// One reviewed move: its node in the game tree and how the shared rules judged it.
 #[derive(Clone, Debug)]
 pub struct MoveReview {
     /// Its node in the game tree.
     pub node: NodeId,
-    /// Who played it.
-    pub side: Color,
-    /// The mover's expected score before and after, 0..1.
-    pub before: f64,
-    /// After the move, from the mover's side.
-    pub after: f64,
-    /// `before - after`, at least 0 (0 for the engine's best move).
-    pub loss: f64,
-    /// Its mark, if any.
-    pub nag: Option<Nag>,
-    /// Red's expected score after the move, for the graph.
-    pub red_after: f64,
+    /// The mover's expected score before and after, the loss, the mark, Red's chances.
+    pub judged: Judgement,
 }
-
-use jiang::record::review::{self as judging, Judgement};
-pub use jiang::record::review::{accuracy, expectation, mark};
 
 /// A score as players read it, from Red's view: `+0.42` (soldiers), `#5` / `#-3`.
 pub fn score_text(red_score: i32) -> String {
@@ -218,24 +207,9 @@ fn review_game(
     let mut reviews = Vec::new();
     for (i, (&node, j)) in line.iter().zip(&judged).enumerate() {
         let (p, next) = (&positions[i], &positions[i + 1]);
-        let Judgement {
-            side,
-            before,
-            after,
-            loss,
-            nag,
-            red_after,
-        } = *j;
+        let Judgement { loss, nag, .. } = *j;
         let best = verdicts[i].pv.first().map(String::as_str);
-        reviews.push(MoveReview {
-            node,
-            side,
-            before,
-            after,
-            loss,
-            nag,
-            red_after,
-        });
+        reviews.push(MoveReview { node, judged: *j });
         // The comment: the score after the move, and the better move when it was not.
         let red_score = |v: &Verdict, p: &Position| {
             if p.side_to_move() == Color::Red {
@@ -272,17 +246,7 @@ fn review_game(
 }
 
 fn judgements(reviews: &[MoveReview]) -> Vec<Judgement> {
-    reviews
-        .iter()
-        .map(|r| Judgement {
-            side: r.side,
-            before: r.before,
-            after: r.after,
-            loss: r.loss,
-            nag: r.nag,
-            red_after: r.red_after,
-        })
-        .collect()
+    reviews.iter().map(|r| r.judged).collect()
 }
 
 /// Counts and accuracy of one side.
@@ -325,7 +289,7 @@ pub fn svg(game: &Game, reviews: &[MoveReview], notation: Notation) -> String {
     let first = judging::red_start(&judgements(reviews));
     let mut points = vec![(x(0.0), y(first))];
     for (i, r) in reviews.iter().enumerate() {
-        points.push((x(i as f64 + 1.0), y(r.red_after)));
+        points.push((x(i as f64 + 1.0), y(r.judged.red_after)));
     }
     let path: String = points
         .iter()
@@ -396,7 +360,7 @@ pub fn svg(game: &Game, reviews: &[MoveReview], notation: Notation) -> String {
     ));
     // The marks.
     for (i, r) in reviews.iter().enumerate() {
-        let color = match r.nag {
+        let color = match r.judged.nag {
             Some(Nag::Blunder) => "#ff2d2d",
             Some(Nag::Mistake) => "#ff9a1f",
             Some(Nag::Dubious) => "#ffe14d",
@@ -405,14 +369,14 @@ pub fn svg(game: &Game, reviews: &[MoveReview], notation: Notation) -> String {
         s.push_str(&format!(
             "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4.5\" fill=\"{color}\" stroke=\"#000\" stroke-width=\"0.8\"><title>{}</title></circle>\n",
             x(i as f64 + 1.0),
-            y(r.red_after),
+            y(r.judged.red_after),
             xml(&move_label(game, reviews, i, notation))
         ));
     }
     // The deciding moments: a line and the move.
     for (k, &i) in deciding(reviews).iter().enumerate() {
         let r = &reviews[i];
-        let (cx, cy) = (x(i as f64 + 1.0), y(r.red_after));
+        let (cx, cy) = (x(i as f64 + 1.0), y(r.judged.red_after));
         s.push_str(&format!(
             "<line x1=\"{cx:.1}\" x2=\"{cx:.1}\" y1=\"{top}\" y2=\"{}\" stroke=\"#fff\" stroke-width=\"1\" stroke-dasharray=\"2,2\"/>\n",
             top + ph
@@ -424,7 +388,7 @@ pub fn svg(game: &Game, reviews: &[MoveReview], notation: Notation) -> String {
             "<text x=\"{:.1}\" y=\"{ly:.1}\" text-anchor=\"{anchor}\" fill=\"#fff\" font-weight=\"bold\" stroke=\"#000\" stroke-width=\"2.5\" paint-order=\"stroke\">{} (−{:.0}%)</text>\n<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"7\" fill=\"none\" stroke=\"#fff\" stroke-width=\"2\"/>\n",
             cx + dx,
             xml(&move_label(game, reviews, i, notation)),
-            r.loss * 100.0
+            r.judged.loss * 100.0
         ));
     }
     // The summary under the title.
@@ -451,8 +415,15 @@ fn move_label(game: &Game, reviews: &[MoveReview], i: usize, notation: Notation)
         other => write_move(&pos, m, other),
     });
     let number = pos.fullmove();
-    let dots = if r.side == Color::Red { "." } else { "..." };
-    format!("{number}{dots} {text}{}", r.nag.map_or("", |n| n.suffix()))
+    let dots = if r.judged.side == Color::Red {
+        "."
+    } else {
+        "..."
+    };
+    format!(
+        "{number}{dots} {text}{}",
+        r.judged.nag.map_or("", |n| n.suffix())
+    )
 }
 
 /// `review GAME [flags]`.
@@ -574,7 +545,7 @@ mod tests {
         assert_eq!(reviews.len(), 4);
         assert!(reviews
             .iter()
-            .all(|r| (0.0..=1.0).contains(&r.before) && r.loss >= 0.0));
+            .all(|r| (0.0..=1.0).contains(&r.judged.before) && r.judged.loss >= 0.0));
         let comment = &game.tree.node(game.tree.main_line()[0]).comment;
         assert!(comment.starts_with("jiang "), "{comment}");
         let text = pgn::write(&game, Notation::Wxf);
