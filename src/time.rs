@@ -97,11 +97,18 @@ pub fn budget(clock: &Clock, plies_played: usize, settings: &TimeSettings) -> Op
         return Some(Budget { soft: None, hard });
     }
     let left = clock.time_left?;
+    let per_move_s = clock.increment.saturating_sub(overhead).as_secs_f64() * INCREMENT_USE;
+    let reserve = if per_move_s > 0.0 {
+        RESERVE
+    } else {
+        RESERVE.min(left / 4)
+    };
+    // What is left above the reserve: all a plan may spend.
+    let spare = left.saturating_sub(reserve);
     if clock.moves_to_go == Some(1) {
-        // The last move before the time control: all of it is ours, but for a reserve
-        // against lag.
-        let usable = left.saturating_sub(overhead).saturating_sub(left / 50);
-        let hard = at_least_1ms(usable.mul_f64(0.95)).min(cap);
+        // The last move before the time control: all of it is ours, but for the reserve
+        // and the overhead.
+        let hard = at_least_1ms(spare.saturating_sub(overhead)).min(cap);
         return Some(Budget { soft: None, hard });
     }
     let moves = clock
@@ -109,13 +116,6 @@ pub fn budget(clock: &Clock, plies_played: usize, settings: &TimeSettings) -> Op
         .map_or(PLANNED_MOVES, |m| m.clamp(2, PLANNED_MOVES));
     // What the rest of the game (or of this time control) has to spend: the time left
     // above the reserve, the increments to come, less the overhead of every move.
-    let per_move_s = clock.increment.saturating_sub(overhead).as_secs_f64() * INCREMENT_USE;
-    let reserve = if per_move_s > 0.0 {
-        RESERVE
-    } else {
-        RESERVE.min(left / 4)
-    };
-    let spare = left.saturating_sub(reserve);
     let pool = (spare + clock.increment * (moves - 1)).saturating_sub(overhead * (moves + 2));
     let pool_s = pool.as_secs_f64().max(0.001);
     let spare_s = spare.as_secs_f64();

@@ -147,23 +147,11 @@ pub fn write_iccs_pgn(m: Move) -> String {
     format!("{}-{}", &s[0..2], &s[2..4])
 }
 
-fn wxf_letter(kind: PieceKind) -> char {
-    match kind {
-        PieceKind::King => 'K',
-        PieceKind::Advisor => 'A',
-        PieceKind::Elephant => 'E',
-        PieceKind::Horse => 'H',
-        PieceKind::Chariot => 'R',
-        PieceKind::Cannon => 'C',
-        PieceKind::Soldier => 'P',
-    }
-}
-
 fn write_wxf(pos: &Position, m: Move) -> String {
     let Some(d) = describe(pos, m) else {
         return m.to_string();
     };
-    let letter = wxf_letter(d.kind);
+    let letter = d.kind.wxf_letter();
     let file = char::from(b'0' + d.file);
     let prefix: String = if !needs_qualifier(&d) {
         format!("{letter}{file}")

@@ -77,6 +77,16 @@ impl PieceKind {
         }
     }
 
+    /// The letter of WXF notation and of tablebase names: `H` for the horse, `E` for
+    /// the elephant (FEN writes `N` and `B`).
+    pub const fn wxf_letter(self) -> char {
+        match self {
+            PieceKind::Elephant => 'E',
+            PieceKind::Horse => 'H',
+            other => other.letter(),
+        }
+    }
+
     /// Parses a FEN letter of either case, with the `H`/`E` aliases.
     pub fn from_letter(c: char) -> Option<PieceKind> {
         Some(match c.to_ascii_uppercase() {

@@ -38,20 +38,6 @@ pub struct Defenders {
     pub elephants: u8,
 }
 
-/// The letter an ending's name gives a piece kind (`H` for the horse, `E` for the
-/// elephant, as Xiangqi tablebase names usually write them).
-pub fn name_letter(kind: PieceKind) -> char {
-    match kind {
-        PieceKind::King => 'K',
-        PieceKind::Advisor => 'A',
-        PieceKind::Elephant => 'E',
-        PieceKind::Horse => 'H',
-        PieceKind::Chariot => 'R',
-        PieceKind::Cannon => 'C',
-        PieceKind::Soldier => 'P',
-    }
-}
-
 impl Ending {
     /// Reads a name such as `KRKAA`, `KCAEKEE` or `KPK` (also `N` for the horse and `B`
     /// for the elephant, any case); `None` for anything outside the family.
@@ -182,7 +168,7 @@ impl fmt::Display for Ending {
         write!(
             f,
             "K{}{}K{}",
-            name_letter(self.attacker),
+            self.attacker.wxf_letter(),
             self.strong,
             self.weak
         )
