@@ -12,19 +12,9 @@ cd "$(dirname "$0")/../.."
 DEPTH="${1:-13}"
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
 
-find_chromium() { command -v chromium || command -v chromium-browser || command -v google-chrome || true; }
-CHROMIUM=$(find_chromium)
-if [ -z "$CHROMIUM" ] && command -v apt-get >/dev/null; then
-    sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
-    echo "static browser test: installing chromium (apt-get)"
-    ($sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-wqy-zenhei fonts-dejavu-core) >/dev/null 2>&1 || true
-    CHROMIUM=$(find_chromium)
-fi
-if [ -z "$CHROMIUM" ]; then
-    echo "static browser test FAILED: no Chromium here and it could not be installed (apt-get install chromium);" \
-         "set JIANG_SKIP_BROWSER_TEST=1 to skip the browser tests" >&2
-    exit 1
-fi
+# shellcheck source=web/tests/chromium.sh
+. web/tests/chromium.sh
+need_chromium "static browser test"
 command -v python3 >/dev/null || { echo "static browser test FAILED: python3 is needed" >&2; exit 1; }
 
 BUNDLE="$TARGET_DIR/web-static"
@@ -57,14 +47,8 @@ HTTP_PORT=$(sed -n 's/.* port \([0-9]*\).*/\1/p' "$WORK/http.out" | head -1)
 [ -n "$HTTP_PORT" ] || { echo "static browser test: http.server printed no port"; cat "$WORK/http.out" "$WORK/http.log"; exit 1; }
 URL="http://127.0.0.1:$HTTP_PORT"
 
-"$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
-    --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
-    --user-data-dir="$WORK/profile" --remote-debugging-port=0 about:blank \
-    >"$WORK/browser.log" 2>&1 &
-BROWSER_PID=$!
-for _ in $(seq 100); do [ -s "$WORK/profile/DevToolsActivePort" ] && break; sleep 0.1; done
-PORT=$(head -1 "$WORK/profile/DevToolsActivePort" 2>/dev/null || true)
-[ -n "$PORT" ] || { echo "static browser test: chromium did not open its DevTools port"; tail -5 "$WORK/browser.log"; exit 1; }
+start_chromium "static browser test" "$WORK/profile" "$WORK/browser.log"
+PORT=$DEVTOOLS_PORT
 
 status=0
 python3 web/tests/static_browser.py "$PORT" "$URL" "$OUT" "$WORK/http.log" "$JIANG" "$DEPTH" || status=$?
