@@ -101,6 +101,17 @@ pub struct XboardVariant {
     pub betza: &'static [(&'static str, &'static str)],
 }
 
+/// What an endgame table knows of a position, for a person (the web board's line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableVerdict {
+    /// The result with best play, from the side to move's view.
+    pub outcome: Outcome,
+    /// Plies to mate (0 for a draw).
+    pub plies: u32,
+    /// The table's name (`KHKAA`).
+    pub table: String,
+}
+
 /// What the front end needs from a game: positions, moves, results and drawings.
 ///
 /// Nothing here is on a hot path (these are called once per protocol command) except the
@@ -158,6 +169,11 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn diagram(&self) -> String;
     /// The static evaluation explained (`eval`).
     fn eval_report(&self) -> String;
+    /// A loaded endgame table's verdict on the position (`None`: no table knows it, or the
+    /// game has none).
+    fn table_verdict(&self) -> Option<TableVerdict> {
+        None
+    }
     /// Makes room so that `plies` more moves allocate nothing.
     fn reserve(&mut self, plies: usize);
     /// Applies one of [`Rules::OPTIONS`] (the value already checked against it).

@@ -10,7 +10,7 @@
 use super::error::SetupError;
 use crate::chooser::{Choice, MoveChooser};
 use crate::common::MoveError;
-use crate::game::{GameEnd, Rules, XboardVariant};
+use crate::game::{GameEnd, Rules, TableVerdict, XboardVariant};
 use crate::options::{OptionError, OptionSpec, OptionValue};
 use crate::perft::{self, PerftReport};
 use crate::report::{Answer, Event, EventSink, ProbeReport};
@@ -64,6 +64,8 @@ pub trait GameSession: Send {
     fn diagram(&self) -> String;
     /// The evaluation explained.
     fn eval_report(&self) -> String;
+    /// A loaded endgame table's verdict on the position.
+    fn table_verdict(&self) -> Option<TableVerdict>;
     /// The static evaluation of the position from the side to move's view, where the
     /// game has one (UCCI `go depth 0`).
     fn static_eval(&self) -> Option<i32>;
@@ -319,6 +321,9 @@ impl<R: Rules, C: MoveChooser<R>> GameSession for PlayedGame<R, C> {
     }
     fn eval_report(&self) -> String {
         self.pos.eval_report()
+    }
+    fn table_verdict(&self) -> Option<TableVerdict> {
+        self.pos.table_verdict()
     }
     fn static_eval(&self) -> Option<i32> {
         self.chooser.static_eval(&self.pos)

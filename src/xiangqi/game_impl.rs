@@ -5,7 +5,7 @@ use super::see::see_value;
 use super::types::{Color, Move, PieceKind};
 use crate::book::BookFormat;
 use crate::common::{FenError, MoveError};
-use crate::game::{Game, GameEnd, GenType, Outcome, Rules};
+use crate::game::{Game, GameEnd, GenType, Outcome, Rules, TableVerdict};
 use crate::movelist::MoveList;
 use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
 
@@ -53,6 +53,20 @@ impl Rules for Position {
     }
     fn eval_report(&self) -> String {
         with_tablebase_line(super::eval::trace(self), self)
+    }
+    fn table_verdict(&self) -> Option<TableVerdict> {
+        use super::egtb::TbValue;
+        let (v, ending) = super::egtb::verdict(self)?;
+        let (outcome, plies) = match v {
+            TbValue::Win(d) => (Outcome::Win, d),
+            TbValue::Draw => (Outcome::Draw, 0),
+            TbValue::Loss(d) => (Outcome::Loss, d),
+        };
+        Some(TableVerdict {
+            outcome,
+            plies: u32::from(plies),
+            table: ending.to_string(),
+        })
     }
     fn reserve(&mut self, plies: usize) {
         self.reserve_history(plies);

@@ -142,6 +142,15 @@ function resultText(st) {
   return `${head} — ${window.I18n.reason(r.reason)}`;
 }
 
+// A loaded endgame table's verdict (jiang-web --egtb; the in-browser engine has none).
+function tablebaseText(st) {
+  const tb = st.tablebase;
+  if (!tb || st.over) return "";
+  const player = window.I18n.player(st.players[st.to_move]);
+  const unit = t(tb.plies === 1 ? "ply" : "plies");
+  return t(`tb_${tb.result}`, { table: tb.table, plies: tb.plies, unit, player });
+}
+
 function renderSide() {
   const st = app.st;
   const players = st.players;
@@ -153,6 +162,7 @@ function renderSide() {
   else status = t(humanToMove() ? "to_move_you" : "to_move", { player: name(st.to_move) });
   $("status").textContent = status;
   $("result").textContent = resultText(st);
+  $("tablebase").textContent = tablebaseText(st);
   // Moves, one row per round.
   const n = players.length;
   const texts = moveListText(st, window.I18n.lang());

@@ -9,6 +9,7 @@ use crate::job::{SearchAsk, MAX_DEPTH, MAX_LINES, MAX_MOVE_TIME, MAX_NODES, MAX_
 use crate::sessions::{lock, stop_search, Board, Store};
 use jiang::engine::games;
 use jiang::engine::{Answer, InfoReport};
+use jiang::game::Outcome;
 use jiang::report::Score;
 use jiang::search::skill::MAX_LEVEL;
 use serde_json::{json, Value};
@@ -79,6 +80,15 @@ pub fn state_json(s: &Board) -> Value {
         })),
         "searching": s.searching,
         "version": s.version,
+        "tablebase": g.table_verdict().map(|v| json!({
+            "result": match v.outcome {
+                Outcome::Win => "win",
+                Outcome::Draw => "draw",
+                Outcome::Loss => "loss",
+            },
+            "plies": v.plies,
+            "table": v.table,
+        })),
     })
 }
 

@@ -13,6 +13,8 @@ pub mod sessions;
 #[cfg(feature = "server")]
 pub mod assets;
 #[cfg(feature = "server")]
+pub mod http;
+#[cfg(feature = "server")]
 pub mod search;
 #[cfg(feature = "server")]
 pub mod server;

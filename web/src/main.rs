@@ -6,20 +6,24 @@ use jiang_web::server;
 use std::net::{IpAddr, Ipv4Addr};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: jiang-web [--port N] [--host ADDR]
-  --port N     port to listen on (default 8080; 0 picks any free port)
-  --host ADDR  address to listen on (default 127.0.0.1, this machine only)";
+const USAGE: &str = "usage: jiang-web [--port N] [--host ADDR] [--egtb PATHS]
+  --port N      port to listen on (default 8080; 0 picks any free port)
+  --host ADDR   address to listen on (default 127.0.0.1, this machine only)
+  --egtb PATHS  Xiangqi endgame tables (directories or files, as the engine's EgtbPath):
+                the searches use them and the page shows their verdict";
 
 /// The command line, parsed.
 struct Args {
     host: IpAddr,
     port: u16,
+    egtb: Option<String>,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut parsed = Args {
         host: IpAddr::V4(Ipv4Addr::LOCALHOST),
         port: 8080,
+        egtb: None,
     };
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -32,6 +36,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 let v = value("--host")?;
                 parsed.host = v.parse().map_err(|_| format!("bad address '{v}'"))?;
             }
+            "--egtb" => parsed.egtb = Some(value("--egtb")?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument '{other}'")),
         }
@@ -53,6 +58,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(paths) = &args.egtb {
+        let report = jiang::xiangqi::egtb::load_paths(paths);
+        for (path, why) in &report.refused {
+            eprintln!("jiang-web: tablebase {path} refused: {why}");
+        }
+        eprintln!("jiang-web: {} tablebases loaded", report.loaded.len());
+    }
     let server = match server::WebServer::bind(args.host, args.port) {
         Ok(s) => s,
         Err(e) => {

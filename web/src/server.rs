@@ -1,29 +1,32 @@
-//! HTTP plumbing: a fixed pool of worker threads takes requests from `tiny_http`, bounds
-//! their size, serves the embedded assets, hands `/api/...` to [`crate::api`] and keeps
-//! server-sent-event streams of searches open.
+//! HTTP plumbing: requests from [`crate::http`] (a thread per connection), their size
+//! bounded, the embedded assets served, `/api/...` handed to [`crate::api`], and
+//! server-sent-event streams of searches kept open.
 
 use crate::api::{self, MAX_BODY};
 use crate::assets;
+use crate::http::{Exchange, HttpServer};
 use crate::records;
 use crate::search::Searches;
 use crate::sessions::{lock, Store};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tiny_http::{Header, Method, Request, Response, Server};
 
-/// Threads answering requests.
-const WORKERS: usize = 16;
-/// Most event streams open at once (each holds a worker while its search runs).
+/// Most event streams open at once (each holds a connection while its search runs).
 const MAX_STREAMS: usize = 8;
 /// How often an idle event stream checks that its search is still going.
 const STREAM_POLL: Duration = Duration::from_secs(1);
 
 /// The server and everything it serves.
 pub struct WebServer {
-    http: Arc<Server>,
+    http: HttpServer,
+    handler: Arc<Handler>,
+}
+
+/// What answers the requests.
+struct Handler {
     store: Arc<Store>,
     searches: Arc<Searches>,
     streams: Arc<AtomicUsize>,
@@ -32,27 +35,28 @@ pub struct WebServer {
 impl WebServer {
     /// Listens on `host:port` (port 0: any free one).
     pub fn bind(host: IpAddr, port: u16) -> Result<WebServer, String> {
-        let http = Server::http(SocketAddr::new(host, port)).map_err(|e| e.to_string())?;
+        let http = HttpServer::bind(SocketAddr::new(host, port)).map_err(|e| e.to_string())?;
         Ok(WebServer {
-            http: Arc::new(http),
-            store: Arc::new(Store::new()),
-            searches: Arc::new(Searches::new()),
-            streams: Arc::new(AtomicUsize::new(0)),
+            http,
+            handler: Arc::new(Handler {
+                store: Arc::new(Store::new()),
+                searches: Arc::new(Searches::new()),
+                streams: Arc::new(AtomicUsize::new(0)),
+            }),
         })
     }
 
     /// The address it listens on.
     pub fn local_addr(&self) -> String {
-        match self.http.server_addr().to_ip() {
-            Some(a) => a.to_string(),
-            None => "unknown".into(),
+        match self.http.local_addr() {
+            Ok(a) => a.to_string(),
+            Err(_) => "unknown".into(),
         }
     }
 
     /// Answers requests until the process ends.
     pub fn run(self) {
-        let this = Arc::new(self);
-        let janitor = Arc::clone(&this.store);
+        let janitor = Arc::clone(&self.handler.store);
         let spawned = std::thread::Builder::new()
             .name("expiry".into())
             .spawn(move || loop {
@@ -62,57 +66,37 @@ impl WebServer {
         if let Err(e) = spawned {
             log::warn!("no expiry thread ({e}); idle sessions expire when new ones are made");
         }
-        let mut workers = Vec::new();
-        for n in 0..WORKERS {
-            let me = Arc::clone(&this);
-            match std::thread::Builder::new()
-                .name(format!("http-{n}"))
-                .spawn(move || me.serve())
-            {
-                Ok(h) => workers.push(h),
-                Err(e) => log::error!("cannot start worker {n}: {e}"),
-            }
-        }
-        for w in workers {
-            let _ = w.join();
-        }
+        let handler = self.handler;
+        self.http
+            .run(body_limit, move |request| handler.answer(request));
     }
+}
 
-    fn serve(&self) {
-        loop {
-            match self.http.recv() {
-                Ok(request) => self.answer(request),
-                Err(e) => log::warn!("receiving a request: {e}"),
-            }
-        }
+/// The largest body read for a request target: a game record file, or a JSON request.
+fn body_limit(url: &str) -> usize {
+    if url.split(['?', '#']).next() == Some("/api/record") {
+        records::MAX_RECORD_BYTES
+    } else {
+        MAX_BODY
     }
+}
 
-    fn answer(&self, mut request: Request) {
-        let method = request.method().clone();
-        let url = request.url().to_string();
+impl Handler {
+    fn answer(&self, request: &mut Exchange<'_>) {
+        let method = request.method.clone();
+        let url = request.url.clone();
         let path = url.split(['?', '#']).next().unwrap_or("").to_string();
-        if method == Method::Post && path == "/api/record" {
+        if method == "POST" && path == "/api/record" {
             return self.read_record(request, &url);
         }
-        if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        if request.declared_length.is_some_and(|n| n > MAX_BODY) {
             return respond_json(
                 request,
                 413,
                 &serde_json::json!({ "error": "request body too large" }),
             );
         }
-        let mut body = Vec::new();
-        let read = request
-            .as_reader()
-            .take(MAX_BODY as u64 + 1)
-            .read_to_end(&mut body);
-        if read.is_err() {
-            return respond_json(
-                request,
-                400,
-                &serde_json::json!({ "error": "unreadable body" }),
-            );
-        }
+        let body = std::mem::take(&mut request.body);
         if body.len() > MAX_BODY {
             return respond_json(
                 request,
@@ -128,7 +112,7 @@ impl WebServer {
             );
         };
         if let Some(api_path) = path.strip_prefix("/api/") {
-            if method == Method::Get {
+            if method == "GET" {
                 if let Some(id) = api_path
                     .strip_prefix("sessions/")
                     .and_then(|p| p.strip_suffix("/events"))
@@ -136,16 +120,11 @@ impl WebServer {
                     return self.stream(request, id);
                 }
             }
-            let (status, value) = api::handle(
-                &self.store,
-                &self.searches,
-                method.as_str(),
-                api_path,
-                &body,
-            );
+            let (status, value) =
+                api::handle(&self.store, &self.searches, &method, api_path, &body);
             return respond_json(request, status, &value);
         }
-        if method != Method::Get && method != Method::Head {
+        if method != "GET" && method != "HEAD" {
             return respond_json(
                 request,
                 405,
@@ -153,19 +132,19 @@ impl WebServer {
             );
         }
         match assets::find(&path) {
-            Some((kind, text)) => {
-                let response = Response::from_string(text)
-                    .with_header(header("Content-Type", kind))
-                    .with_header(header("Cache-Control", "no-cache"))
-                    .with_header(header("X-Content-Type-Options", "nosniff"))
-                    .with_header(header(
+            Some((kind, text)) => request.respond(
+                200,
+                &[
+                    ("Content-Type", kind),
+                    ("Cache-Control", "no-cache"),
+                    ("X-Content-Type-Options", "nosniff"),
+                    (
                         "Content-Security-Policy",
                         "default-src 'self'; style-src 'self' 'unsafe-inline'",
-                    ));
-                if let Err(e) = request.respond(response) {
-                    log::debug!("answering {path}: {e}");
-                }
-            }
+                    ),
+                ],
+                text.as_bytes(),
+            ),
             None => respond_json(request, 404, &serde_json::json!({ "error": "not found" })),
         }
     }
@@ -173,7 +152,7 @@ impl WebServer {
     /// `POST /api/record?name=FILE&game=N`: the body is a record file's bytes (any
     /// format jiang reads, told by the name's extension or the bytes), the answer its
     /// game N (from 0) as [`crate::records::read_json`] gives it.
-    fn read_record(&self, mut request: Request, url: &str) {
+    fn read_record(&self, request: &mut Exchange<'_>, url: &str) {
         let query = url.split_once('?').map_or("", |(_, q)| q);
         let query = query.split('#').next().unwrap_or("");
         let mut name = String::new();
@@ -197,22 +176,10 @@ impl WebServer {
         }
         let limit = records::MAX_RECORD_BYTES;
         let too_large = serde_json::json!({ "error": format!("the file is too large (at most {limit} bytes)") });
-        if request.body_length().is_some_and(|n| n > limit) {
+        if request.declared_length.is_some_and(|n| n > limit) {
             return respond_json(request, 413, &too_large);
         }
-        let mut body = Vec::new();
-        if request
-            .as_reader()
-            .take(limit as u64 + 1)
-            .read_to_end(&mut body)
-            .is_err()
-        {
-            return respond_json(
-                request,
-                400,
-                &serde_json::json!({ "error": "unreadable body" }),
-            );
-        }
+        let body = std::mem::take(&mut request.body);
         if body.len() > limit {
             return respond_json(request, 413, &too_large);
         }
@@ -223,7 +190,7 @@ impl WebServer {
     /// `GET /api/sessions/ID/events`: the session's latest search as server-sent events
     /// (`info`, `note`, `answer`, then `done` or `failed`), from its start; the stream
     /// closes after the last.
-    fn stream(&self, request: Request, id: &str) {
+    fn stream(&self, request: &mut Exchange<'_>, id: &str) {
         let Some(session) = self.store.get(id) else {
             return respond_json(
                 request,
@@ -247,7 +214,12 @@ impl WebServer {
                 &serde_json::json!({ "error": "too many event streams open" }),
             );
         }
-        let mut out = request.into_writer();
+        request.with_stream(|out| Self::send_events(out, &feed));
+        self.streams.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Writes the feed's events to `out` as they come, until the search is done.
+    fn send_events(out: &mut std::net::TcpStream, feed: &crate::sessions::SearchFeed) {
         // Chunked, so that every client sees where the stream ends even while the
         // connection stays open.
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
@@ -289,7 +261,6 @@ impl WebServer {
                 break;
             }
         }
-        self.streams.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -322,17 +293,13 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .unwrap_or_else(|_| Header::from_bytes(&b"X-Invalid"[..], &b"1"[..]).expect("valid header"))
-}
-
-fn respond_json(request: Request, status: u16, value: &serde_json::Value) {
-    let response = Response::from_string(value.to_string())
-        .with_status_code(status)
-        .with_header(header("Content-Type", "application/json"))
-        .with_header(header("Cache-Control", "no-store"));
-    if let Err(e) = request.respond(response) {
-        log::debug!("answering: {e}");
-    }
+fn respond_json(request: &mut Exchange<'_>, status: u16, value: &serde_json::Value) {
+    request.respond(
+        status,
+        &[
+            ("Content-Type", "application/json"),
+            ("Cache-Control", "no-store"),
+        ],
+        value.to_string().as_bytes(),
+    );
 }

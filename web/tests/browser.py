@@ -139,6 +139,24 @@ def analysis_mode(page, url):
     assert page.js("document.getElementById('error').textContent") == ""
 
 
+def tablebase_line(page, url, out):
+    """A KRK position set by FEN on a server started with --egtb: the line under the result
+    names the table and the mate the table holds, in English and Chinese; the start
+    position shows none."""
+    for lang, expect in (("en", "Tablebase KRK: Red to move wins, mate in"), ("zh", "残局库 KRK：红方先行胜")):
+        page.call("Page.navigate", url=f"{url}/?game=xiangqi&mode=analysis&lang={lang}")
+        page.wait_for("window.jiangApp && window.jiangApp.st && document.querySelector('#board .piece') !== null", 30)
+        assert page.js("document.getElementById('tablebase').textContent") == ""
+        # Set and pressed at once: the analysis redraws the box with every report.
+        page.js("document.getElementById('fen').value = '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1';"
+                " document.getElementById('setfen').click()")
+        page.wait_for("document.getElementById('tablebase').textContent.length > 0", 15)
+        text = page.js("document.getElementById('tablebase').textContent")
+        assert text.startswith(expect), f"the tablebase line says {text!r}"
+        page.screenshot(f"{out}/tablebase-{lang}.png")
+        print(f"tablebase ({lang}): {text}")
+
+
 def main():
     port, url, out = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
     os.makedirs(out, exist_ok=True)
@@ -179,6 +197,12 @@ def main():
         failures += 1
         print(f"analysis: FAILED: {e}")
         page.screenshot(f"{out}/analysis-failed.png")
+    try:
+        tablebase_line(page, url, out)
+    except Exception as e:
+        failures += 1
+        print(f"tablebase: FAILED: {e}")
+        page.screenshot(f"{out}/tablebase-failed.png")
     # Game records through the server (POST api/record, the server's searches for the
     # review): the static bundle test's check, on this page.
     try:
@@ -192,7 +216,7 @@ def main():
         failures += 1
         print(f"records: FAILED: {e}")
         page.screenshot(f"{out}/records-failed.png")
-    print(f"{len(GAMES) + 2 - failures} passed, {failures} failed")
+    print(f"{len(GAMES) + 3 - failures} passed, {failures} failed")
     sys.exit(1 if failures else 0)
 
 

@@ -22,7 +22,7 @@ fi
 need_chromium "browser test"
 command -v python3 >/dev/null 2>&1 || fail "python3 (which drives the browser) is missing"
 
-cargo build --release -p jiang-web
+cargo build --release -p jiang-web -p jiang-lab
 OUT=target/web-screenshots
 mkdir -p "$OUT"
 WORK=$(mktemp -d)
@@ -34,7 +34,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-target/release/jiang-web --port 0 >"$WORK/server.out" 2>"$WORK/server.err" &
+# A small endgame table, so that the page's tablebase line can be checked.
+target/release/jiang-lab egtb build KRK --out "$WORK/tables" >/dev/null
+target/release/jiang-web --port 0 --egtb "$WORK/tables" >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
 for _ in $(seq 50); do grep -q http "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
 URL=$(grep -o 'http://[^ ]*' "$WORK/server.out" | head -1)

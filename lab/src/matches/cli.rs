@@ -7,7 +7,7 @@ use super::process::{catch_signals, IoLog};
 use super::referee::Variant;
 use super::report::summary_text;
 use super::runner::{Match, MatchConfig};
-use super::schedule::{load_openings, rotate, shuffle};
+use super::schedule::{load_openings, rotate, shuffle, Colours};
 use super::stats::Sprt;
 use crate::flags::{Flags, Spec};
 use std::path::PathBuf;
@@ -18,7 +18,7 @@ use std::time::Duration;
 /// The usage lines of `jiang-lab match`.
 pub const USAGE: &str = "jiang-lab match --engine KEY=VALUE... --engine KEY=VALUE... [--each KEY=VALUE...]\n    \
     (--nodes N | --depth N | --movetime MS | --tc BASE+INC | --tc MOVES/BASE+INC) [--games N]\n    \
-    [--openings FILE] [--shuffle --seed S] [--opening-offset K] [--concurrency N] [--variant xiangqi|fairychess|baroque]\n    \
+    [--openings FILE] [--colours pairs|a-to-move] [--shuffle --seed S] [--opening-offset K] [--concurrency N] [--variant xiangqi|fairychess|baroque]\n    \
     [--max-move-ms MS] [--margin-ms MS] [--draw-plies N] [--no-capture-plies N] [--ignore-resign]\n    \
     [--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05] [--pgn FILE] [--json FILE] [--log FILE] [--event NAME]\n    \
     [--startup-ms MS] [--ready-ms MS] [--stop-grace-ms MS] [--quiet]\n    \
@@ -34,6 +34,7 @@ const VALUES: &[&str] = &[
     "max-move-ms",
     "margin-ms",
     "openings",
+    "colours",
     "seed",
     "opening-offset",
     "concurrency",
@@ -178,7 +179,8 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         [] => None,
         lists => Some(Sprt::parse(&lists.concat())?),
     };
-    if games % 2 == 1 {
+    let colours: Colours = flags.get("colours", Colours::Pairs)?;
+    if games % 2 == 1 && colours == Colours::Pairs {
         eprintln!("warning: odd number of games; the last opening is played with one colour only");
     }
     Ok(MatchConfig {
@@ -187,6 +189,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         game,
         openings,
         openings_path,
+        colours,
         concurrency: flags.get::<usize>("concurrency", 1)?.max(1),
         pgn_path: flags.optional::<String>("pgn")?.map(PathBuf::from),
         json_path: flags.optional::<String>("json")?.map(PathBuf::from),

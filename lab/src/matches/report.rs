@@ -7,6 +7,7 @@ use super::engine::EngineSpec;
 use super::engine::{Ranks, TimeUnitChoice};
 use super::game::{Forfeit, GameRecord, MoveRecord, Seat};
 use super::runner::{counted, EngineTally, Match, MatchState};
+use super::schedule::Colours;
 use super::stats::{format_elo, median, pentanomial, SPRT_MODEL};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -165,7 +166,8 @@ pub fn summary(m: &Match, st: &MatchState) -> Value {
     let est = wdl.estimate();
     let mut pairs = Vec::new();
     for (&n, g1) in &st.results {
-        if n % 2 == 1 {
+        // Game pairs exist only when openings are played with colours swapped.
+        if n % 2 == 1 && cfg.colours == Colours::Pairs {
             if let Some(g2) = st.results.get(&(n + 1)) {
                 if let (Some(a), Some(b)) = (g1.score_of(Seat::A), g2.score_of(Seat::A)) {
                     pairs.push((a, b));

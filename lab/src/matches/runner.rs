@@ -7,7 +7,7 @@ use super::game::{play_game, Forfeit, GameConfig, GameRecord, Seat, Termination}
 use super::pgn::{game_to_pgn, pgn_date};
 use super::process::{interrupted, IoLog};
 use super::report;
-use super::schedule::game_plan;
+use super::schedule::{game_plan, Colours};
 use super::stats::{format_elo, Sprt, SprtState, Wdl};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -30,6 +30,8 @@ pub struct MatchConfig {
     pub openings: Vec<String>,
     /// Where they came from (`None`: the start position).
     pub openings_path: Option<String>,
+    /// How colours are given for each opening.
+    pub colours: Colours,
     /// Games at the same time.
     pub concurrency: usize,
     /// PGN file.
@@ -322,7 +324,7 @@ impl Match {
     fn worker(&self, mut engines: [Engine; 2]) {
         let cfg = &self.config;
         while let Some(index) = self.take_index() {
-            let (opening, red) = game_plan(index as usize, cfg.openings.len());
+            let (opening, red) = game_plan(index as usize, &cfg.openings, cfg.colours);
             let Some(fen) = cfg.openings.get(opening) else {
                 break;
             };

@@ -4,7 +4,9 @@
 //! skipped, EPD operations after the fields ignored, positions the referee refuses
 //! skipped with a warning), or the start position. Games come in pairs: opening `i` is
 //! played twice with colours swapped, game `2i+1` with engine A as Red, game `2i+2` with
-//! engine B as Red; more games than twice the openings cycle through the list.
+//! engine B as Red; more games than twice the openings cycle through the list. With
+//! `--colours a-to-move` each opening is played once, engine A on the side to move (test
+//! positions whose point is one side's task: a table win to convert, a draw to hold).
 //! `--shuffle --seed S` shuffles the list (Fisher-Yates driven by xoshiro256++ seeded with
 //! S: deterministic, but not the order Python's `random.shuffle` gives), then
 //! `--opening-offset K` rotates it to start at the K-th.
@@ -62,8 +64,45 @@ pub fn rotate(openings: &mut [String], offset: usize) {
     }
 }
 
-/// Game `index` (from 0): the opening it plays and the engine that is Red.
-pub fn game_plan(index: usize, openings: usize) -> (usize, Seat) {
+/// How the engines' colours are chosen for each opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colours {
+    /// Each opening twice, colours swapped (the default).
+    Pairs,
+    /// Each opening once, engine A on the side to move.
+    AToMove,
+}
+
+impl std::str::FromStr for Colours {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "pairs" => Ok(Colours::Pairs),
+            "a-to-move" => Ok(Colours::AToMove),
+            _ => Err(format!("--colours {s}: expected pairs or a-to-move")),
+        }
+    }
+}
+
+/// Whether Black (the second player) is to move in `fen` (its second field is `b`).
+fn black_to_move(fen: &str) -> bool {
+    fen.split_whitespace().nth(1) == Some("b")
+}
+
+/// Game `index` (from 0) over `openings`: the opening it plays and the engine that is Red.
+pub fn game_plan(index: usize, openings: &[String], colours: Colours) -> (usize, Seat) {
+    match colours {
+        Colours::Pairs => pair_plan(index, openings.len()),
+        Colours::AToMove => {
+            let opening = index % openings.len().max(1);
+            let a_black = openings.get(opening).is_some_and(|f| black_to_move(f));
+            (opening, if a_black { Seat::B } else { Seat::A })
+        }
+    }
+}
+
+/// Game `index` when openings come in pairs.
+fn pair_plan(index: usize, openings: usize) -> (usize, Seat) {
     let opening = (index / 2) % openings.max(1);
     let red = if index.is_multiple_of(2) {
         Seat::A
@@ -79,10 +118,26 @@ mod tests {
 
     #[test]
     fn pairs_swap_colours_and_cycle() {
-        assert_eq!(game_plan(0, 3), (0, Seat::A));
-        assert_eq!(game_plan(1, 3), (0, Seat::B));
-        assert_eq!(game_plan(2, 3), (1, Seat::A));
-        assert_eq!(game_plan(7, 3), (0, Seat::B));
+        let three: Vec<String> = (0..3).map(|_| "9/9/9/9/9/9/9/9/9/4K4 w".into()).collect();
+        let plan = |i| game_plan(i, &three, Colours::Pairs);
+        assert_eq!(plan(0), (0, Seat::A));
+        assert_eq!(plan(1), (0, Seat::B));
+        assert_eq!(plan(2), (1, Seat::A));
+        assert_eq!(plan(7), (0, Seat::B));
+    }
+
+    #[test]
+    fn a_to_move_plays_each_opening_once_with_a_on_the_move() {
+        let ops: Vec<String> = vec![
+            "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1".into(),
+            "3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 1".into(),
+        ];
+        let plan = |i| game_plan(i, &ops, Colours::AToMove);
+        assert_eq!(plan(0), (0, Seat::A));
+        assert_eq!(plan(1), (1, Seat::B));
+        assert_eq!(plan(2), (0, Seat::A));
+        assert_eq!("a-to-move".parse::<Colours>(), Ok(Colours::AToMove));
+        assert!("both".parse::<Colours>().is_err());
     }
 
     #[test]

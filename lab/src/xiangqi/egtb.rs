@@ -14,12 +14,17 @@ use std::path::{Path, PathBuf};
 /// Usage of `jiang-lab egtb`.
 pub const USAGE: &str =
     "jiang-lab egtb build ENDING|GROUP... --out DIR [--force] | probe-bench DIR\n    \
+    | sample ENDING... --tables DIR [--won N] [--drawn N] [--min-dtm D] [--seed S]\n    \
 endgame tables: solve each ending (KRK, KHKAA, KCAEKEE, ...; GROUP: one-attacker-N, the\n    \
 endings of one attacker with at most N pieces in all, kings included; one-attacker-small =\n    \
 one-attacker-5; one-attacker = all 324) and the endings its captures lead to, and write\n    \
 DIR/ENDING.jtb; tables already in DIR that check out are used, not rebuilt (--force:\n    \
 rebuild them). Prints a line per ending: positions, results, longest mate, sizes, time.\n    \
-probe-bench: loads DIR as the engine does and times probes of each table's positions";
+probe-bench: loads DIR as the engine does and times probes of each table's positions.\n    \
+sample: random positions of the endings as EPD lines (FEN; c0 the table's verdict), N won\n    \
+with the attacker to move (mate in D to 119 plies, default D 11) and N drawn with the\n    \
+defender to move (defaults 50 each, spread over the endings): test positions for\n    \
+`jiang-lab match --colours a-to-move`";
 
 /// The endings a name stands for: one ending, or a group.
 pub fn endings_of(name: &str) -> Result<Vec<Ending>, String> {
@@ -193,11 +198,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             return Ok(());
         }
+        Some("sample") => {
+            for line in sample(&args[1..])? {
+                println!("{line}");
+            }
+            return Ok(());
+        }
         Some("--help") => {
             println!("{USAGE}");
             return Ok(());
         }
-        _ => return Err(format!("egtb: build or probe-bench?\n{USAGE}")),
+        _ => return Err(format!("egtb: build, probe-bench or sample?\n{USAGE}")),
     }
     let mut targets = Vec::new();
     let mut out = None;
@@ -286,4 +297,80 @@ pub fn probe_bench(dir: &Path) -> Result<Vec<String>, String> {
         all_ns / all_n.max(1) as f64
     ));
     Ok(lines)
+}
+
+/// `egtb sample ARGS`: the EPD lines of random won and drawn positions (see [`USAGE`]).
+pub fn sample(args: &[String]) -> Result<Vec<String>, String> {
+    use jiang::xiangqi::egtb::format::TbValue;
+    use jiang::xiangqi::Position;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    let mut endings = Vec::new();
+    let mut tables = None;
+    let (mut won, mut drawn, mut min_dtm, mut seed) = (50usize, 50usize, 11u16, 1u64);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+        match a.as_str() {
+            "--tables" => tables = Some(PathBuf::from(value("--tables")?)),
+            "--won" => won = parse_number(value("--won")?, "--won")?,
+            "--drawn" => drawn = parse_number(value("--drawn")?, "--drawn")?,
+            "--min-dtm" => min_dtm = parse_number(value("--min-dtm")?, "--min-dtm")?,
+            "--seed" => seed = parse_number(value("--seed")?, "--seed")?,
+            name => endings.extend(endings_of(name)?),
+        }
+    }
+    let dir = tables.ok_or_else(|| format!("egtb sample: --tables DIR is needed\n{USAGE}"))?;
+    if endings.is_empty() {
+        return Err(format!("egtb sample: which endings?\n{USAGE}"));
+    }
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut lines = Vec::new();
+    let k = endings.len();
+    for (n, &e) in endings.iter().enumerate() {
+        let path = dir.join(file_name(e));
+        let table = read_table(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+        // This ending's share of each kind: the first endings take the remainders.
+        let share = |total: usize| total / k + usize::from(n < total % k);
+        let (mut want_won, mut want_drawn) = (share(won), share(drawn));
+        let size = index::entries(e);
+        let mut tries = 0usize;
+        while (want_won > 0 || want_drawn > 0) && tries < 200 * size.min(1 << 20) {
+            tries += 1;
+            let i = (rng.next_u64() % size as u64) as usize;
+            let (Some(p), Some(v)) = (index::placement(e, i), table.value(i)) else {
+                continue;
+            };
+            let attacker_to_move = p
+                .pieces()
+                .iter()
+                .any(|(piece, _)| piece.kind() == e.attacker && piece.color() == p.side);
+            let keep = match v {
+                TbValue::Win(d) => attacker_to_move && d >= min_dtm && d < 120 && want_won > 0,
+                TbValue::Draw => !attacker_to_move && want_drawn > 0,
+                TbValue::Loss(_) => false,
+            };
+            if !keep {
+                continue;
+            }
+            let Ok(pos) = Position::from_pieces(p.pieces(), p.side) else {
+                continue;
+            };
+            match v {
+                TbValue::Win(_) => want_won -= 1,
+                _ => want_drawn -= 1,
+            }
+            lines.push(format!("{} ; c0 \"{e} {v}\"", pos.to_fen()));
+        }
+        if want_won > 0 || want_drawn > 0 {
+            return Err(format!(
+                "{e}: found too few positions ({want_won} won and {want_drawn} drawn missing)"
+            ));
+        }
+    }
+    Ok(lines)
+}
+
+fn parse_number<T: std::str::FromStr>(text: &str, name: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("{name}: '{text}' is not a number"))
 }

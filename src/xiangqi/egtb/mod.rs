@@ -188,13 +188,18 @@ pub fn probe(pos: &Position) -> Option<TbValue> {
 /// The line `d` and `eval` show when a table knows the position: `tablebase: win in 7
 /// plies (KRKA)`.
 pub fn describe(pos: &Position) -> Option<String> {
-    let v = probe(pos)?;
-    let e = locate(&placement_of(pos)?)?.0;
+    let (v, e) = verdict(pos)?;
     let side = match pos.side_to_move() {
         Color::Red => "red",
         Color::Black => "black",
     };
     Some(format!("tablebase: {v} for {side} to move ({e})"))
+}
+
+/// The value of `pos` from a loaded table and the table's ending.
+pub fn verdict(pos: &Position) -> Option<(TbValue, Ending)> {
+    let v = probe(pos)?;
+    Some((v, locate(&placement_of(pos)?)?.0))
 }
 
 /// The placement of `pos`, for the generator's and the tests' checks.

@@ -18,8 +18,14 @@ pub struct Server {
 impl Server {
     /// Starts `jiang-web --port 0` and reads the address it prints.
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// Starts `jiang-web --port 0 ARGS`.
+    pub fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_jiang-web"))
             .args(["--port", "0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
