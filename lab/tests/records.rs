@@ -378,3 +378,81 @@ fn formats_from_names_and_bytes() {
         Some(Format::FenMoves)
     );
 }
+
+#[test]
+fn big5_pgn_reads_like_gbk() {
+    // `[Event "測"]` and `1. 炮二平五 馬８進７ 2. 馬二進三 *` in Big5 (traditional-character
+    // files from Taiwan and Hong Kong), bytes that are valid GBK too.
+    let bytes: &[u8] = &[
+        91, 69, 118, 101, 110, 116, 32, 34, 180, 250, 34, 93, 10, 10, 49, 46, 32, 172, 182, 164,
+        71, 165, 173, 164, 173, 32, 176, 168, 162, 183, 182, 105, 162, 182, 32, 50, 46, 32, 176,
+        168, 164, 71, 182, 105, 164, 84, 32, 42, 10,
+    ];
+    let loaded = record::read(bytes, Format::Pgn(Notation::Chinese)).unwrap();
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.game.main_line_iccs(), ["h2e2", "h9g7", "h0g2"]);
+    assert_eq!(loaded.game.tag("Event"), Some("測"));
+}
+
+fn lab_records(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_jiang-lab"))
+        .arg("records")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn records_check_counts_a_folder_of_games() {
+    let dir = std::env::temp_dir().join(format!("jiang-records-check-{}", std::process::id()));
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let g = the_tree_game();
+    let chinese = record::write(&g, Format::Pgn(Notation::Chinese)).unwrap();
+    let wxf = record::write(&g, Format::Pgn(Notation::Wxf)).unwrap();
+    std::fs::write(dir.join("a.pgn"), format!("{chinese}\n{chinese}")).unwrap();
+    std::fs::write(sub.join("b.pgn"), &wxf).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a record").unwrap();
+    let d = dir.to_string_lossy().into_owned();
+    let out = lab_records(&["check", &d, "--roundtrip"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("files 2, not read 0; games 3, read 3, not read 0"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("no damage 3, with an illegal move or damage 0"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("pgn-chinese: 3 of 3 written and read back the same"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("dhtmlxq: 3 of 3 written and read back the same"),
+        "{stdout}"
+    );
+
+    // A move no legal move fits: counted, named by its place, and the check fails.
+    let damaged = chinese.replacen("马８进７", "马８进６", 1);
+    assert_ne!(damaged, chinese);
+    std::fs::write(sub.join("c.pgn"), damaged).unwrap();
+    let out = lab_records(&["check", &d]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stdout.contains("no damage 3, with an illegal move or damage 1"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("c.pgn: game 1: line ") && stderr.contains("马８进６"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

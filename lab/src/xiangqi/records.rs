@@ -1,7 +1,8 @@
 //! Game records on the command line: `convert` between the formats of
 //! [`jiang::record`], and `records` (`dump` a file's games as JSON for other tools to
 //! compare, `roundtrip` games through every written format, `same` the games of files
-//! holding one collection in different notations).
+//! holding one collection in different notations, `check` whole collections: every game
+//! read, every move legal, and with `--roundtrip` each game through every written format).
 
 use crate::flags::{Flags, Spec};
 use jiang::record::{self, Format, Game, Loaded, RecordError};
@@ -18,7 +19,11 @@ jiang-lab records dump FILE [--from FMT]
 jiang-lab records roundtrip FILE... [--from FMT]
     every game written in each written format and read back; counts what came back the same
 jiang-lab records same FILE... [--from FMT]
-    files holding the same games in different notations: counts the games whose moves agree";
+    files holding the same games in different notations: counts the games whose moves agree
+jiang-lab records check PATH... [--from FMT] [--roundtrip] [--show N]
+    every record file of the paths (folders searched through): counts the games read, those
+    with an illegal move or damage (the first N named, 20 unless told), the moves; with
+    --roundtrip each game written in each written format and read back the same";
 
 /// Splits `IN OUT --flag value` into the leading plain arguments and the flags.
 fn split_args(args: &[String]) -> (Vec<String>, &[String]) {
@@ -218,10 +223,15 @@ fn same_game(a: &Game, b: &Game, with_comments: bool) -> Result<(), String> {
 /// `records dump|roundtrip|same ...`.
 pub fn run(args: &[String]) -> Result<(), String> {
     let Some((job, rest)) = args.split_first() else {
-        return Err("records: dump, roundtrip or same".into());
+        return Err("records: dump, roundtrip, same or check".into());
     };
     let (files, flag_args) = split_args(rest);
-    let flags = Flags::parse(flag_args, &Spec::new(USAGE).options(&["from"]))?;
+    let spec = Spec::new(USAGE).options(&["from", "show"]);
+    let flags = if job == "check" {
+        Flags::parse(flag_args, &spec.switches(&["roundtrip"]))?
+    } else {
+        Flags::parse(flag_args, &spec)?
+    };
     let from = format_flag(&flags, "from")?;
     if files.is_empty() {
         return Err(format!("records {job}: needs files"));
@@ -237,19 +247,52 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
         "roundtrip" => roundtrip(&files, from),
         "same" => same(&files, from),
-        other => Err(format!("records {other}: dump, roundtrip or same")),
+        "check" => check(
+            &files,
+            from,
+            flags.is_set("roundtrip"),
+            flags.get("show", 20)?,
+        ),
+        other => Err(format!("records {other}: dump, roundtrip, same or check")),
     }
 }
 
-fn roundtrip(files: &[String], from: Option<Format>) -> Result<(), String> {
+/// The formats a game is written in and read back from.
+fn written_formats() -> [Format; 5] {
     use jiang::record::Notation;
-    let formats = [
+    [
         Format::Pgn(Notation::Iccs),
         Format::Pgn(Notation::Wxf),
         Format::Pgn(Notation::Chinese),
         Format::DhtmlXq,
         Format::FenMoves,
-    ];
+    ]
+}
+
+/// Writes `game` in `format` and reads it back: the same game (start, every line, every
+/// comment; the main line for FEN and moves), without warnings.
+fn round_trip(game: &Game, format: Format) -> Result<(), String> {
+    let text = record::write(game, format).map_err(|e| format!("not written: {e}"))?;
+    match record::read(text.as_bytes(), format) {
+        Err(e) => Err(format!("not read back: {e}")),
+        Ok(l) if !l.warnings.is_empty() => {
+            Err(format!("read back with warnings: {}", l.warnings[0]))
+        }
+        Ok(l) if format == Format::FenMoves => {
+            if l.game.main_line_iccs() == game.main_line_iccs()
+                && l.game.start_fen == game.start_fen
+            {
+                Ok(())
+            } else {
+                Err("main line differs".into())
+            }
+        }
+        Ok(l) => same_game(game, &l.game, true),
+    }
+}
+
+fn roundtrip(files: &[String], from: Option<Format>) -> Result<(), String> {
+    let formats = written_formats();
     let (mut games, mut moves, mut failures) = (0usize, 0usize, 0usize);
     let mut agree = vec![0usize; formats.len()];
     for f in files {
@@ -257,25 +300,7 @@ fn roundtrip(files: &[String], from: Option<Format>) -> Result<(), String> {
             games += 1;
             moves += game.tree.len() - 1;
             for (k, &format) in formats.iter().enumerate() {
-                let text = record::write(&game, format).map_err(|e| e.to_string())?;
-                let back = record::read(text.as_bytes(), format);
-                let verdict = match &back {
-                    Err(e) => Err(format!("not read back: {e}")),
-                    Ok(l) if !l.warnings.is_empty() => {
-                        Err(format!("read back with warnings: {}", l.warnings[0]))
-                    }
-                    Ok(l) if format == Format::FenMoves => {
-                        if l.game.main_line_iccs() == game.main_line_iccs()
-                            && l.game.start_fen == game.start_fen
-                        {
-                            Ok(())
-                        } else {
-                            Err("main line differs".into())
-                        }
-                    }
-                    Ok(l) => same_game(&game, &l.game, true),
-                };
-                match verdict {
+                match round_trip(&game, format) {
                     Ok(()) => agree[k] += 1,
                     Err(e) => {
                         failures += 1;
@@ -297,6 +322,142 @@ fn roundtrip(files: &[String], from: Option<Format>) -> Result<(), String> {
     }
     if failures > 0 {
         return Err(format!("{failures} round trips differ"));
+    }
+    Ok(())
+}
+
+/// The record files of `paths`: a file as given, a folder searched through (every file
+/// whose name tells a format, in name order); `--from` takes every file of a folder.
+fn record_files(paths: &[String], from: Option<Format>) -> Result<Vec<String>, String> {
+    let mut files = Vec::new();
+    for p in paths {
+        let path = Path::new(p);
+        if !path.is_dir() {
+            files.push(p.clone());
+            continue;
+        }
+        let mut stack = vec![path.to_path_buf()];
+        let mut found = Vec::new();
+        while let Some(dir) = stack.pop() {
+            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            for entry in entries {
+                let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+                let child = entry.path();
+                if child.is_dir() {
+                    stack.push(child);
+                } else if from.is_some() || Format::from_path(&child).is_some() {
+                    found.push(child.to_string_lossy().into_owned());
+                }
+            }
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
+}
+
+/// What `records check` counts.
+#[derive(Debug, Default)]
+struct Census {
+    files: usize,
+    files_unread: usize,
+    games: usize,
+    games_unread: usize,
+    games_damaged: usize,
+    games_clean: usize,
+    moves: usize,
+    main_line_plies: usize,
+    shown: usize,
+}
+
+impl Census {
+    fn note(&mut self, show: usize, message: String) {
+        self.shown += 1;
+        if self.shown <= show {
+            eprintln!("{message}");
+        }
+    }
+}
+
+/// `records check PATH... [--from FMT] [--roundtrip] [--show N]`.
+fn check(paths: &[String], from: Option<Format>, trip: bool, show: usize) -> Result<(), String> {
+    let files = record_files(paths, from)?;
+    let formats = written_formats();
+    let mut agree = vec![0usize; formats.len()];
+    let mut c = Census::default();
+    for f in &files {
+        c.files += 1;
+        let results = match read_file(f, from) {
+            Ok(r) => r,
+            Err(e) => {
+                c.files_unread += 1;
+                c.note(show, format!("not read: {e}"));
+                continue;
+            }
+        };
+        for (i, result) in results.into_iter().enumerate() {
+            c.games += 1;
+            let loaded = match result {
+                Ok(l) => l,
+                Err(e) => {
+                    c.games_unread += 1;
+                    c.note(show, format!("{f}: game {}: not read: {e}", i + 1));
+                    continue;
+                }
+            };
+            let game = &loaded.game;
+            c.moves += game.tree.len() - 1;
+            c.main_line_plies += game.main_line_iccs().len();
+            if let Some(w) = loaded.warnings.first() {
+                c.games_damaged += 1;
+                let more = loaded.warnings.len() - 1;
+                let more = if more > 0 {
+                    format!(" (and {more} more)")
+                } else {
+                    String::new()
+                };
+                c.note(show, format!("{f}: game {}: {w}{more}", i + 1));
+            } else {
+                c.games_clean += 1;
+            }
+            if trip {
+                for (k, &format) in formats.iter().enumerate() {
+                    match round_trip(game, format) {
+                        Ok(()) => agree[k] += 1,
+                        Err(e) => {
+                            c.note(show, format!("{f}: game {}: {}: {e}", i + 1, format.name()))
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let read = c.games - c.games_unread;
+    println!(
+        "files {}, not read {}; games {}, read {read}, not read {}",
+        c.files, c.files_unread, c.games, c.games_unread
+    );
+    println!(
+        "games read with every move legal and no damage {}, with an illegal move or damage {}",
+        c.games_clean, c.games_damaged
+    );
+    println!("moves {} (main lines {} plies)", c.moves, c.main_line_plies);
+    let mut trips_failed = 0;
+    if trip {
+        for (k, format) in formats.iter().enumerate() {
+            trips_failed += read - agree[k];
+            println!(
+                "{}: {} of {read} written and read back the same",
+                format.name(),
+                agree[k]
+            );
+        }
+    }
+    if c.files_unread + c.games_unread + c.games_damaged + trips_failed > 0 {
+        return Err(format!(
+            "{} files and {} games not read, {} games with an illegal move or damage, {trips_failed} round trips differ",
+            c.files_unread, c.games_unread, c.games_damaged
+        ));
     }
     Ok(())
 }
