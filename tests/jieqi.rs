@@ -48,6 +48,18 @@ fn start_position_is_jieqibox_s() {
 }
 
 #[test]
+fn jieqibox_issue_13_views_read() {
+    // Red's cannon took a face-down piece, revealed as a soldier, which was a black
+    // soldier: Red's (and the all-seeing) view, then Black's, which does not know it.
+    let red = pos("xxxxkxxPx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X7/9/XXXXKXXXX b R2r2N2n2B2b2A2a2C2c2P4p4 p1 0 1");
+    assert_eq!(red.captured_hidden(Color::Black)[Kind::Pawn as usize], 1);
+    let black = pos("xxxxkxxPx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X7/9/XXXXKXXXX b R2r2N2n2B2b2A2a2C2c2P4p5 - 0 1");
+    assert_eq!(black.pool(Color::Black)[Kind::Pawn as usize], 5);
+    assert_eq!(red.legal_moves(), black.legal_moves());
+    assert!(red.diagram().contains("Black unseen: r2n2b2a2c2p4;"));
+}
+
+#[test]
 fn face_down_advisor_keeps_the_palace_revealed_one_does_not() {
     let p = Position::start_position();
     assert!(has(&p, "d0e1"));

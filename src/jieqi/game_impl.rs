@@ -4,10 +4,13 @@
 //! What the search assumes: it searches the player's view of the position. Where a
 //! face-down piece moves in the tree, the reveal is one deterministic draw from the
 //! mover's pool, weighted by the counts ([`Position::resolved`]): one sampled chance
-//! outcome per node, not an expectation over all of them. The evaluation values a
-//! face-down piece at the average of its side's pool, so the draw changes the score only
-//! by how much the drawn piece is above or below that average. A face-down piece the
-//! search captures stays unknown (the capturer's own knowledge is not modelled).
+//! outcome per node, which decides how the piece moves further down the tree. Its value
+//! is not the sample's: the evaluation values a face-down piece, and a piece the search
+//! revealed by such a draw ([`DRAWN`]), at the average of its side's pool, so the search
+//! does not prefer a move for the lucky kind it happened to draw — the simple
+//! expectation over the reveal. A face-down piece the search captures stays unknown
+//! (the capturer's own knowledge is not modelled), and the opponent is assumed to know
+//! no more than the position shows.
 
 use super::position::Position;
 use super::types::*;
@@ -36,8 +39,8 @@ pub fn pool_average(pos: &Position, color: Color) -> i32 {
 }
 
 /// The value of the piece in cell `c` on `sq` to its side.
-fn cell_value(pos: &Position, c: Cell, sq: usize, averages: &[i32; 2]) -> i32 {
-    if is_hidden(c) {
+fn cell_value(c: Cell, sq: usize, averages: &[i32; 2]) -> i32 {
+    if is_hidden(c) || c & DRAWN != 0 {
         averages[cell_color(c).index()]
     } else {
         let k = cell_kind(c) as usize;
@@ -45,7 +48,6 @@ fn cell_value(pos: &Position, c: Cell, sq: usize, averages: &[i32; 2]) -> i32 {
         if k == Kind::Pawn as usize && !own_half(sq, cell_color(c)) {
             v += PAWN_CROSSED;
         }
-        let _ = pos;
         v
     }
 }
@@ -61,7 +63,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     for sq in 0..SQUARES {
         let c = pos.cell(sq);
         if c != 0 {
-            score[cell_color(c).index()] += cell_value(pos, c, sq, &averages);
+            score[cell_color(c).index()] += cell_value(c, sq, &averages);
         }
     }
     let us = pos.side_to_move().index();
@@ -77,7 +79,7 @@ fn victim_value(pos: &Position, m: Move) -> i32 {
         pool_average(pos, Color::Red),
         pool_average(pos, Color::Black),
     ];
-    cell_value(pos, c, m.to as usize, &averages)
+    cell_value(c, m.to as usize, &averages)
 }
 
 fn mover_value(pos: &Position, m: Move) -> i32 {
@@ -85,7 +87,7 @@ fn mover_value(pos: &Position, m: Move) -> i32 {
     if c == 0 {
         return 0;
     }
-    if is_hidden(c) {
+    if is_hidden(c) || c & DRAWN != 0 {
         pool_average(pos, cell_color(c))
     } else {
         VALUES[cell_kind(c) as usize]
@@ -231,6 +233,27 @@ impl Position {
                 "a player's view (face-down pieces unknown, the pools unseen)"
             }
         ));
+        let counts = |c: [u8; 7], color: Color| -> String {
+            let t: String = Kind::ALL
+                .iter()
+                .filter(|k| c[**k as usize] > 0)
+                .map(|k| format!("{}{}", k.letter_of(color), c[*k as usize]))
+                .collect();
+            if t.is_empty() {
+                "-".to_string()
+            } else {
+                t
+            }
+        };
+        for color in Color::ALL {
+            s.push_str(&format!(
+                "{} unseen: {}; face-down pieces of {} captured and known: {}\n",
+                color.name(),
+                counts(self.pool(color), color),
+                color.name(),
+                counts(self.captured_hidden(color), color)
+            ));
+        }
         if self.in_check() {
             s.push_str("In check\n");
         }
@@ -383,7 +406,7 @@ impl Game for Position {
     }
     #[inline(always)]
     fn make_move(&mut self, m: Move) {
-        Position::make_move(self, m)
+        Position::make_move_search(self, m)
     }
     #[inline(always)]
     fn unmake_move(&mut self, _m: Move) {

@@ -607,7 +607,21 @@ impl Position {
 
     /// Plays a legal move (its letters, where told, fitting: see [`Position::letters_fit`]).
     pub fn make_move(&mut self, m: Move) {
-        let m = self.resolved(m);
+        self.make(m, false)
+    }
+
+    /// Plays a legal move in the search: as [`Position::make_move`], and a piece whose
+    /// kind was drawn from the pool is marked [`DRAWN`].
+    pub fn make_move_search(&mut self, m: Move) {
+        self.make(m, true)
+    }
+
+    fn make(&mut self, told: Move, search: bool) {
+        let m = self.resolved(told);
+        let drawn = search
+            && told.reveal == NONE
+            && is_hidden(self.board[told.from as usize])
+            && cell_kind(self.board[told.from as usize]) == NONE;
         let (from, to) = (m.from as usize, m.to as usize);
         let us = self.side;
         let moved = self.board[from];
@@ -641,6 +655,9 @@ impl Position {
             }
             undo.reveal = kind;
             arriving = face_up(us, Kind::from_index(kind));
+            if drawn {
+                arriving |= DRAWN;
+            }
         }
         if captured != 0 {
             key ^= cell_key(captured, to);

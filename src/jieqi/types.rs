@@ -157,9 +157,14 @@ pub const fn start_color(sq: usize) -> Option<Color> {
     }
 }
 
-/// A board cell: 0 empty, else `1 | color << 1 | hidden << 2 | kind << 3`, where the kind
-/// of a face-down piece is its true kind when known (full information) or [`NONE`].
+/// A board cell: 0 empty, else `1 | color << 1 | hidden << 2 | kind << 3 | drawn << 6`,
+/// where the kind of a face-down piece is its true kind when known (full information) or
+/// [`NONE`], and `drawn` marks a face-up piece whose kind the search drew from the pool
+/// (valued at the pool's average, see `game_impl`).
 pub type Cell = u8;
+
+/// The `drawn` bit of a [`Cell`].
+pub const DRAWN: Cell = 64;
 
 /// The cell of a face-up piece.
 #[inline(always)]
@@ -188,7 +193,7 @@ pub const fn is_hidden(c: Cell) -> bool {
 /// The kind field of a cell (a face-down piece: its true kind or [`NONE`]).
 #[inline(always)]
 pub const fn cell_kind(c: Cell) -> u8 {
-    c >> 3
+    (c >> 3) & 7
 }
 /// How the piece in cell `c` on square `sq` moves: its kind face up, its square's start
 /// kind face down.
