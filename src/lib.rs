@@ -1,5 +1,5 @@
 //! jiang (将): a Xiangqi engine that also plays the four course games it grew out of
-//! (fairychess, Microchess, Baroque, ThreeChess).
+//! (fairychess, Microchess, Baroque, ThreeChess) and Jieqi, Xiangqi with hidden pieces.
 //!
 //! Layers, bottom to top; each imports only from the layers below it:
 //! * shared pieces: [`common`] (colours, Zobrist keys, FEN helpers, typed FEN and move
@@ -9,8 +9,8 @@
 //!   needs on top ([`game::Game`]); [`perft`], one perft for every game; [`request`],
 //!   what a search is asked (one type from the protocol to the search); [`report`], what
 //!   a search reports;
-//! * the games, one folder each: [`xiangqi`], [`fairychess`], [`baroque`] (played by
-//!   the generic search), [`microchess`] and [`threechess`] (each with its own move
+//! * the games, one folder each: [`xiangqi`], [`fairychess`], [`baroque`], [`jieqi`]
+//!   (played by the generic search), [`microchess`] and [`threechess`] (each with its own move
 //!   chooser, through [`chooser::MoveChooser`]);
 //! * [`record`]: Xiangqi game records (PGN, XQF, CBR/CBF, DhtmlXQ, FEN and moves), read
 //!   and written, the moves checked by the rules;
@@ -33,6 +33,7 @@ pub mod common;
 pub mod engine;
 pub mod fairychess;
 pub mod game;
+pub mod jieqi;
 pub mod microchess;
 pub mod movelist;
 pub mod options;

@@ -8,7 +8,7 @@ use super::session::{game_options, GameSession, PlayedGame};
 use crate::game::{Rules, XboardVariant};
 use crate::options::OptionSpec;
 use crate::search::AlphaBeta;
-use crate::{baroque, fairychess, microchess, threechess, xiangqi};
+use crate::{baroque, fairychess, jieqi, microchess, threechess, xiangqi};
 
 /// One game of the list.
 pub struct GameEntry {
@@ -32,6 +32,7 @@ pub const GAMES: &[GameEntry] = &[
     entry::<fairychess::Position, AlphaBeta<fairychess::Position>>(false),
     entry::<baroque::Position, AlphaBeta<baroque::Position>>(false),
     entry::<threechess::Board, threechess::chooser::ThreePlayerSearch>(false),
+    entry::<jieqi::Position, AlphaBeta<jieqi::Position>>(false),
 ];
 
 /// The entry of the game with rules `R` played by `C`.
