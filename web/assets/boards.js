@@ -68,6 +68,8 @@ function readThreeFen(fen) {
 const XQ_CHARS = {
   K: "帥", A: "仕", B: "相", N: "傌", R: "俥", C: "炮", P: "兵",
   k: "將", a: "士", b: "象", n: "馬", r: "車", c: "砲", p: "卒",
+  // Jieqi's face-down pieces.
+  X: "暗", x: "暗",
 };
 
 function xiangqiBoard(fen, flip) {
@@ -117,7 +119,8 @@ function xiangqiBoard(fen, flip) {
     const letter = pieces[sq];
     const [x, y] = center(sq);
     const red = letter === letter.toUpperCase();
-    p += `<g class="piece" data-sq="${sq}"><circle cx="${x}" cy="${y}" r="26" fill="#f7e7c4" stroke="${red ? "#b01818" : "#222"}" stroke-width="3"/>`;
+    const hidden = letter === "x" || letter === "X";
+    p += `<g class="piece${hidden ? " hidden" : ""}" data-sq="${sq}"><circle cx="${x}" cy="${y}" r="26" fill="${hidden ? "#8a6a3a" : "#f7e7c4"}" stroke="${red ? "#b01818" : "#222"}" stroke-width="3"/>`;
     p += `<circle cx="${x}" cy="${y}" r="21" fill="none" stroke="${red ? "#b01818" : "#222"}" stroke-width="1"/>`;
     p += `<text x="${x}" y="${y + 10}" class="xq-char" fill="${red ? "#b01818" : "#222"}">${XQ_CHARS[letter] || esc(letter)}</text></g>`;
   }
@@ -258,7 +261,8 @@ function threeBoard(fen, seat) {
 
 // The board of `game` at `fen`, seen from player `seat` (0: the first player).
 function drawBoard(game, fen, seat) {
-  if (game === "xiangqi") return xiangqiBoard(fen, seat === 1);
+  // Jieqi is Xiangqi's board with face-down pieces (x, X).
+  if (game === "xiangqi" || game === "jieqi") return xiangqiBoard(fen, seat === 1);
   if (game === "threechess") return threeBoard(fen, seat);
   return chessBoard(game, fen, seat === 1);
 }

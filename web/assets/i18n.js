@@ -182,6 +182,7 @@ const STRINGS = {
     players: { red: "红方", black: "黑方", white: "白方", blue: "蓝方", green: "绿方" },
     games: {
       xiangqi: "中国象棋",
+      jieqi: "揭棋",
       microchess: "微型国际象棋",
       fairychess: "仙棋（fairychess）",
       baroque: "巴洛克棋（Baroque）",

@@ -18,7 +18,7 @@ const MAX_CONNECTIONS: usize = 256;
 const IDLE: Duration = Duration::from_secs(30);
 
 /// One request, answered through [`Exchange::respond`] or taken over as a raw stream
-/// ([`Exchange::into_stream`]).
+/// ([`Exchange::with_stream`]).
 pub struct Exchange<'a> {
     /// `GET`, `POST`, ... as sent.
     pub method: String,
