@@ -48,6 +48,7 @@ fn utf8_or_legacy(bytes: &[u8]) -> (String, Option<RecordError>) {
 /// numbers, simplified and traditional): what tells GB18030 text from Big5 text, as the
 /// same bytes read in the wrong one of the two are other characters (Big5's pairs are
 /// nearly all valid GBK pairs too).
+#[cfg(feature = "gbk")]
 const NOTATION_CHARS: &str = "车車马馬傌炮砲包相象仕士帅帥将將兵卒进進退平前后後一二三四五六七八九";
 
 /// Decodes text that is not UTF-8: as GB18030 and as Big5, and keeps the reading with
