@@ -34,6 +34,7 @@ pub mod engine;
 pub mod fairychess;
 pub mod game;
 pub mod jieqi;
+pub mod memory;
 pub mod microchess;
 pub mod movelist;
 pub mod options;

@@ -7,7 +7,7 @@
 //! Memory: the buckets live in one allocation of zeroed pages that the kernel hands out
 //! lazily (nothing is written when the table is made, so even a 4 GiB table is ready at
 //! once and pages are faulted in by the search as it uses them), aligned to 2 MiB and,
-//! on Linux, marked for transparent huge pages. Emptying a large table swaps in a fresh
+//! marked for transparent huge pages where the system has them (see [`crate::memory`]). Emptying a large table swaps in a fresh
 //! allocation (see [`TranspositionTable::fresh`]) instead of writing zeros everywhere.
 //!
 //! `data` layout (bits):
@@ -121,7 +121,7 @@ impl TableMemory {
         // valid `AtomicU64`s.
         let buckets = unsafe { raw.cast::<u8>().add(offset) }.cast::<Bucket>();
         if bytes >= HUGE_PAGE {
-            advise_huge_pages(buckets.cast(), bytes);
+            crate::memory::advise_huge_pages(buckets.cast(), bytes);
         }
         Some(TableMemory {
             raw,
@@ -144,80 +144,6 @@ impl Drop for TableMemory {
         // SAFETY: `raw` was allocated with `raw_layout` and is freed once.
         unsafe { std::alloc::dealloc(self.raw.cast(), self.raw_layout) }
     }
-}
-
-/// Asks Linux to back the table with transparent huge pages (when its policy is
-/// `madvise`): fewer TLB misses on probes and 512 times fewer page faults. A hint only;
-/// failure changes nothing.
-#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-fn advise_huge_pages(addr: *const u8, len: usize) {
-    const SYS_MADVISE: usize = 28;
-    const MADV_HUGEPAGE: usize = 14;
-    let ret: isize;
-    // SAFETY: madvise(2) with MADV_HUGEPAGE only changes how the kernel backs pages of
-    // this process's own mapping (`addr` is 2 MiB-aligned and `len` bytes lie inside our
-    // allocation); it reads and writes no user memory. The syscall clobbers rcx and r11.
-    unsafe {
-        std::arch::asm!(
-            "syscall",
-            inlateout("rax") SYS_MADVISE => ret,
-            in("rdi") addr,
-            in("rsi") len,
-            in("rdx") MADV_HUGEPAGE,
-            lateout("rcx") _,
-            lateout("r11") _,
-            options(nostack),
-        );
-    }
-    if ret != 0 {
-        log::debug!("madvise(MADV_HUGEPAGE) returned {ret}");
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
-fn advise_huge_pages(_addr: *const u8, _len: usize) {}
-
-/// The memory this machine can still give, in MiB (Linux `MemAvailable`; Windows: the
-/// available physical memory), if known.
-#[cfg(not(windows))]
-pub fn available_mb() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
-}
-
-/// The memory this machine can still give, in MiB (Linux `MemAvailable`; Windows: the
-/// available physical memory), if known.
-#[cfg(windows)]
-pub fn available_mb() -> Option<usize> {
-    // MEMORYSTATUSEX and GlobalMemoryStatusEx (kernel32):
-    // https://learn.microsoft.com/en-us/windows/win32/api/sysinfoapi/nf-sysinfoapi-globalmemorystatusex
-    #[repr(C)]
-    #[derive(Default)]
-    struct MemoryStatusEx {
-        length: u32,
-        memory_load: u32,
-        total_phys: u64,
-        avail_phys: u64,
-        total_page_file: u64,
-        avail_page_file: u64,
-        total_virtual: u64,
-        avail_virtual: u64,
-        avail_extended_virtual: u64,
-    }
-    #[link(name = "kernel32")]
-    extern "system" {
-        fn GlobalMemoryStatusEx(buffer: *mut MemoryStatusEx) -> i32;
-    }
-    let mut status = MemoryStatusEx {
-        length: std::mem::size_of::<MemoryStatusEx>() as u32,
-        ..MemoryStatusEx::default()
-    };
-    // SAFETY: `status` is a MEMORYSTATUSEX with its length set, as the call requires;
-    // it writes only into it.
-    let ok = unsafe { GlobalMemoryStatusEx(&mut status) } != 0;
-    ok.then(|| usize::try_from(status.avail_phys / (1024 * 1024)).unwrap_or(usize::MAX))
 }
 
 /// Mate scores: a side mated at ply p scores `-(MATE - p)`.

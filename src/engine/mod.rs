@@ -470,7 +470,7 @@ impl Engine {
     pub fn set_hash(&mut self, mb: usize) -> Result<usize, EngineError> {
         self.stop_and_wait();
         let mut want = mb.clamp(1, MAX_HASH_MB);
-        if let Some(avail) = crate::tt::available_mb() {
+        if let Some(avail) = crate::memory::available_mb() {
             let cap = (avail / 100 * HASH_SHARE_OF_AVAILABLE).max(1);
             want = want.min(cap);
         }

@@ -9,8 +9,9 @@
 # Steps: the build; --version and CR LF line ends; the GUI sequences (tests/gui.rs) and
 # the protocol tests (tests/protocol.rs: the 10 s cap, stop, quit, pondering, bad input)
 # on jiang.exe; a GBK path (ansi-input.sh); the bench signature against the native one
-# (bench-compare.sh); a short refereed match, jiang.exe against the native build
-# (match.sh; JIANG_WINDOWS_MATCH_GAMES games at 200 ms a move, default 2).
+# (bench-compare.sh); its hash table on huge pages under Wine (huge-pages.sh); a short
+# refereed match, jiang.exe against the native build (match.sh;
+# JIANG_WINDOWS_MATCH_GAMES games at 200 ms a move, default 2).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -55,6 +56,7 @@ tests/windows/ansi-input.sh "$exe"
 
 echo "== bench: jiang.exe against the native build"
 tests/windows/bench-compare.sh 1
+tests/windows/huge-pages.sh "$exe"
 
 echo "== refereed match: jiang.exe (Wine) against the native build"
 tests/windows/match.sh "${JIANG_WINDOWS_MATCH_GAMES:-2}" 200
