@@ -628,3 +628,180 @@ fn book_paths_with_spaces_backslashes_and_chinese() {
     }
     assert_no_panic(e);
 }
+
+/// The `position` line JieqiBox sends (`useUciEngine.ts`, `startAnalysis` and
+/// `startPonder`): the FEN at the last reveal, then the moves played since, none of which
+/// revealed anything. `legacy` writes the FEN in JieqiBox's old layout (the pool before
+/// the side), as it does with its "new FEN format" setting off (`convertFenFormat`).
+fn jieqibox_position(base: &str, since: &[String], legacy: bool) -> String {
+    let fen = if legacy {
+        let f: Vec<&str> = base.split_whitespace().collect();
+        // new: board side pool captured halfmove fullmove; old: board pool side - - h f
+        format!("{} {} {} - - {} {}", f[0], f[2], f[1], f[4], f[5])
+    } else {
+        base.to_string()
+    };
+    if since.is_empty() {
+        format!("position fen {fen}")
+    } else {
+        format!("position fen {fen} moves {}", since.join(" "))
+    }
+}
+
+/// The outcome of the bare move `m` the GUI deals (JieqiBox turns a piece up at random
+/// from the mover's unseen pieces, and tells a captured face-down piece's kind): one of
+/// [`jiang::jieqi::Position::outcomes`], weighted by the pools' counts.
+fn jieqibox_deal(
+    view: &jiang::jieqi::Position,
+    m: jiang::jieqi::Move,
+    seed: &mut u64,
+) -> jiang::jieqi::Move {
+    use jiang::jieqi::types::NONE;
+    let (outcomes, n) = view.outcomes(m);
+    let us = view.side_to_move();
+    let (mine, theirs) = (view.pool(us), view.pool(us.flip()));
+    let weight = |o: &jiang::jieqi::Move| -> u64 {
+        let r = if o.reveal == NONE {
+            1
+        } else {
+            mine[o.reveal as usize] as u64
+        };
+        let c = if o.capt == NONE {
+            1
+        } else {
+            theirs[o.capt as usize] as u64
+        };
+        r * c
+    };
+    let total: u64 = outcomes[..n].iter().map(weight).sum();
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    let mut pick = *seed % total.max(1);
+    for o in &outcomes[..n] {
+        if pick < weight(o) {
+            return *o;
+        }
+        pick -= weight(o);
+    }
+    outcomes[0]
+}
+
+/// JieqiBox (Velithia/JieqiBox, the GUI made for Jieqi engines; its UCI driver is
+/// `src/composables/useUciEngine.ts`, read at 3958989f): `uci`, `isready` on `uciok`,
+/// the saved options (`setoption name N value V`, buttons without a value),
+/// `ucinewgame` + `isready` (5 s to answer), then for each move `position fen` with its
+/// own FEN (`x`/`X` face-down pieces, the pool of unseen pieces) and the moves since the
+/// last reveal, and `go movetime` / `depth` / `nodes` / `wtime W btime B movestogo 1` /
+/// `infinite` then `stop`, `go ponder …` with `ponderhit` or `stop`. It never sends
+/// `UCI_Variant`: the FEN alone must make jiang play Jieqi. The GUI deals every reveal
+/// itself; a whole game is played here, jiang on both sides, to its end by the rules.
+#[test]
+fn jieqibox() {
+    use jiang::game::Rules;
+    use jiang::jieqi::types::NONE;
+    let mut gui = Installed::new("book.jbk");
+    let e = &mut gui.engine;
+    send(e, "uci");
+    e.read_while_waiting("uciok", SLOW, |l| l == "uciok");
+    sync_quietly(e);
+    for line in [
+        "setoption name Threads value 1",
+        "setoption name Hash value 64",
+        "setoption name MultiPV value 1",
+        "setoption name Clear Hash",
+    ] {
+        send(e, line);
+    }
+    send(e, "ucinewgame");
+    send(e, "isready");
+    let mut lines = e.read_while_waiting("readyok", ms(5000), |l| l == "readyok");
+    lines.pop();
+    assert_no_complaint(e, &lines);
+
+    let mut view = jiang::jieqi::Position::start_position();
+    let mut base = view.to_fen();
+    let mut since: Vec<String> = Vec::new();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut reveals = 0;
+    let mut plies = 0;
+    while view.game_end().is_none() && plies < 600 {
+        send(e, &jieqibox_position(&base, &since, plies == 1));
+        let timeout = SLOW;
+        let mv = match plies {
+            0 => {
+                send(e, "go movetime 300");
+                let (mv, _, lines) = answer(e, timeout);
+                if !lines.iter().any(|l| l.contains("jieqi")) {
+                    e.fail("jiang did not say that JieqiBox's FEN made it play Jieqi");
+                }
+                mv
+            }
+            2 => {
+                send(e, "go depth 5");
+                answer(e, timeout).0
+            }
+            3 => {
+                send(e, "go nodes 20000");
+                answer(e, timeout).0
+            }
+            4 => {
+                send(e, "go wtime 400 btime 400 movestogo 1");
+                answer(e, timeout).0
+            }
+            5 => {
+                // Analysis: infinite until the player stops it.
+                send(e, "go infinite");
+                assert_still_thinking(e, ms(300), "go infinite");
+                send(e, "stop");
+                answer(e, ms(2000)).0
+            }
+            6 => {
+                // A ponder miss (`stop`, the answer thrown away), then a hit.
+                send(e, "go ponder movetime 300");
+                assert_still_thinking(e, ms(400), "go ponder movetime 300");
+                send(e, "stop");
+                let _ = answer(e, ms(2000));
+                send(e, &jieqibox_position(&base, &since, false));
+                send(e, "go ponder movetime 300");
+                assert_still_thinking(e, ms(400), "go ponder movetime 300");
+                send(e, "ponderhit");
+                answer(e, ms(3000)).0
+            }
+            _ => {
+                send(e, "go movetime 40");
+                answer(e, timeout).0
+            }
+        };
+        let m = match view.parse_legal_move(&mv) {
+            Ok(m) if view.legal_moves().contains(&m) => m,
+            _ => e.fail(&format!(
+                "bestmove '{mv}' is not legal in {}",
+                view.to_fen()
+            )),
+        };
+        let dealt = jieqibox_deal(&view, m, &mut seed);
+        view.play(dealt);
+        plies += 1;
+        if dealt.reveal != NONE || dealt.capt != NONE {
+            reveals += 1;
+            base = view.to_fen();
+            since.clear();
+        } else {
+            since.push(mv);
+        }
+    }
+    let Some(end) = view.game_end() else {
+        e.fail(&format!("no end after {plies} plies: {}", view.to_fen()))
+    };
+    eprintln!("JieqiBox game: {plies} plies, {reveals} reveals, {end}");
+    if reveals < 10 {
+        e.fail(&format!("only {reveals} reveals in {plies} plies"));
+    }
+    send(e, "quit");
+    let status = e.wait_exit(SLOW);
+    if !status.success() {
+        e.fail(&format!("quit: exit status {status}"));
+    }
+    assert_no_panic(e);
+}

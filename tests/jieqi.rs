@@ -352,3 +352,45 @@ fn the_search_answers_a_legal_move() {
     assert!(p.parse_legal_move(&mv).is_ok(), "bestmove {mv}");
     e.send("quit");
 }
+
+#[test]
+fn a_jieqi_fen_makes_uci_play_jieqi_but_not_ucci() {
+    // UCI without UCI_Variant, as JieqiBox: the FEN alone switches the game.
+    let mut e = engine::Engine::start();
+    e.send("uci");
+    e.expect_line("uciok", engine::SLOW, |l| l == "uciok");
+    // A mistyped Xiangqi FEN stays refused as Xiangqi's, and the game stays Xiangqi.
+    e.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNQ w - - 0 1");
+    let lines = e.sync(engine::SLOW);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("refused") && l.contains("(xiangqi)")),
+        "{lines:?}"
+    );
+    e.send(&format!("position fen {START_FEN}"));
+    let lines = e.sync(engine::SLOW);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("playing jieqi")),
+        "{lines:?}"
+    );
+    e.send("go depth 3");
+    let (mv, _) = e.bestmove(Duration::from_secs(10));
+    let start = Position::start_position();
+    assert!(start.parse_legal_move(&mv).is_ok(), "bestmove {mv}");
+    e.send("quit");
+
+    // UCCI plays Xiangqi only: the same FEN is refused.
+    let mut e = engine::Engine::start();
+    e.send("ucci");
+    e.expect_line("ucciok", engine::SLOW, |l| l == "ucciok");
+    e.send(&format!("position fen {START_FEN}"));
+    let lines = e.sync(engine::SLOW);
+    assert!(
+        lines.iter().any(|l| l.contains("position refused")),
+        "{lines:?}"
+    );
+    e.send("quit");
+}

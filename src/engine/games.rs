@@ -54,6 +54,15 @@ pub fn default_book(name: &str) -> Option<std::sync::Arc<crate::book::Book>> {
     }
 }
 
+/// The game a FEN that game `name` refuses may be of, for GUIs that send their own
+/// game's FEN without naming the game: JieqiBox speaks UCI and never sends
+/// `UCI_Variant`, and its FEN (face-down pieces `x`/`X`, a pool of unseen pieces) is
+/// Jieqi's. Only Jieqi is tried after Xiangqi, so that a mistyped Xiangqi FEN is refused
+/// as such and never starts some other game.
+pub fn fallback_for_fen(name: &str) -> Option<&'static str> {
+    (name == xiangqi::Position::NAME).then_some(jieqi::Position::NAME)
+}
+
 /// The game a new engine plays.
 pub const DEFAULT_VARIANT: &str = GAMES[0].name;
 

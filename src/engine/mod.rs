@@ -128,13 +128,21 @@ impl Engine {
     /// cleared hash table, the game options set so far applied. An unknown name changes
     /// nothing.
     pub fn set_variant(&mut self, name: &str) -> Result<(), EngineError> {
-        let Some(mut game) = games::new_session(name) else {
+        let Some(game) = self.new_session(name) else {
             return Err(EngineError::UnknownVariant {
                 name: name.to_string(),
                 known: games::VARIANTS,
             });
         };
         self.stop_and_wait();
+        self.game = game;
+        self.empty_tt();
+        Ok(())
+    }
+
+    /// A fresh session of the game called `name` with the game options set so far.
+    fn new_session(&self, name: &str) -> Option<Box<dyn GameSession>> {
+        let mut game = games::new_session(name)?;
         for (option, text) in &self.game_options {
             let Some(spec) = crate::options::find(&game.options(), option).copied() else {
                 continue;
@@ -146,9 +154,7 @@ impl Engine {
                 }
             }
         }
-        self.game = game;
-        self.empty_tt();
-        Ok(())
+        Some(game)
     }
 
     /// Every option a protocol lists for `shown`'s dialect: the engine's own, then each
@@ -319,6 +325,35 @@ impl Engine {
     /// and plays `moves`. All or nothing.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), SetupError> {
         self.game.set_position(fen, moves)
+    }
+
+    /// As [`Engine::set_position`], but a FEN the current game refuses is tried in the
+    /// game [`games::fallback_for_fen`] names (Jieqi's FEN sent while Xiangqi is
+    /// played, as JieqiBox does): if that game reads it, the engine switches to it (a
+    /// fresh hash table) and returns its name. On error nothing changes, and the error
+    /// is the current game's.
+    pub fn set_position_or_switch(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[&str],
+    ) -> Result<Option<&'static str>, SetupError> {
+        let error = match self.game.set_position(fen, moves) {
+            Ok(()) => return Ok(None),
+            Err(e) => e,
+        };
+        let (Some(_), Some(other)) = (fen, games::fallback_for_fen(self.game.name())) else {
+            return Err(error);
+        };
+        let Some(mut game) = self.new_session(other) else {
+            return Err(error);
+        };
+        if game.set_position(fen, moves).is_err() {
+            return Err(error);
+        }
+        self.stop_and_wait();
+        self.game = game;
+        self.empty_tt();
+        Ok(Some(other))
     }
 
     /// Plays a legal move on the game's board; returns it in canonical notation.

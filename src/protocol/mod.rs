@@ -396,15 +396,28 @@ impl ProtocolSession {
     }
 
     fn position(&mut self, args: &[&str]) {
+        // UCCI plays Xiangqi only; in UCI (and at the terminal) a FEN of Jieqi sent while
+        // Xiangqi is played switches the game, since JieqiBox never sends UCI_Variant.
+        let may_switch = matches!(self.dialect, Dialect::Uci | Dialect::Terminal);
         let result = parse_position(args)
             .map_err(|e| e.to_string())
             .and_then(|p| {
-                self.engine
-                    .set_position(p.fen.as_deref(), &p.move_texts())
-                    .map_err(|e| format!("{e} ({})", self.engine.variant()))
+                let (fen, moves) = (p.fen.as_deref(), p.move_texts());
+                if may_switch {
+                    self.engine.set_position_or_switch(fen, &moves)
+                } else {
+                    self.engine.set_position(fen, &moves).map(|()| None)
+                }
+                .map_err(|e| format!("{e} ({})", self.engine.variant()))
             });
         match result {
-            Ok(()) => self.go_since_position = false,
+            Ok(None) => self.go_since_position = false,
+            Ok(Some(game)) => {
+                self.go_since_position = false;
+                self.tell(&format!(
+                    "the FEN is one of {game}: playing {game} (as with setoption name UCI_Variant value {game})"
+                ));
+            }
             Err(e) => self.complain(&format!(
                 "position refused, previous one kept: {}",
                 truncate(&e, 300)
