@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 pub const USAGE: &str =
     "jiang-lab egtb build ENDING|GROUP... --out DIR [--force] | probe-bench DIR\n    \
     | sample ENDING... --tables DIR [--won N] [--drawn N] [--min-dtm D] [--seed S]\n    \
+    | search-check ENDING|GROUP... --tables DIR [--positions N] [--seed S] [--threads T]\n    \
 endgame tables: solve each ending (KRK, KHKAA, KCAEKEE, ...; GROUP: one-attacker-N, the\n    \
 endings of one attacker with at most N pieces in all, kings included; one-attacker-small =\n    \
 one-attacker-5; one-attacker = all 324) and the endings its captures lead to, and write\n    \
@@ -24,7 +25,12 @@ probe-bench: loads DIR as the engine does and times probes of each table's posit
 sample: random positions of the endings as EPD lines (FEN; c0 the table's verdict), N won\n    \
 with the attacker to move (mate in D to 119 plies, default D 11) and N drawn with the\n    \
 defender to move (defaults 50 each, spread over the endings): test positions for\n    \
-`jiang-lab match --colours a-to-move`";
+`jiang-lab match --colours a-to-move`.\n    \
+search-check: N random positions of each ending (default 1,000) searched without tables\n    \
+(depth 2d+4 where the table says mate in d <= 7 plies, else 6): every mate the search\n    \
+proves must be a table win no shorter than the table's, every mate it suffers a table\n    \
+loss, and every table mate within 7 plies found (those found by a longer mate counted);\n    \
+a line per ending, the disagreements listed, a failure if there is any";
 
 /// The endings a name stands for: one ending, or a group.
 pub fn endings_of(name: &str) -> Result<Vec<Ending>, String> {
@@ -198,6 +204,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             return Ok(());
         }
+        Some("search-check") => {
+            for line in search_check(&args[1..])? {
+                println!("{line}");
+            }
+            return Ok(());
+        }
         Some("sample") => {
             for line in sample(&args[1..])? {
                 println!("{line}");
@@ -208,7 +220,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
             println!("{USAGE}");
             return Ok(());
         }
-        _ => return Err(format!("egtb: build, probe-bench or sample?\n{USAGE}")),
+        _ => {
+            return Err(format!(
+                "egtb: build, probe-bench, sample or search-check?\n{USAGE}"
+            ))
+        }
     }
     let mut targets = Vec::new();
     let mut out = None;
@@ -373,4 +389,226 @@ pub fn sample(args: &[String]) -> Result<Vec<String>, String> {
 fn parse_number<T: std::str::FromStr>(text: &str, name: &str) -> Result<T, String> {
     text.parse()
         .map_err(|_| format!("{name}: '{text}' is not a number"))
+}
+
+/// What [`search_check`] found on one ending.
+#[derive(Default)]
+struct SearchCheck {
+    positions: usize,
+    table_wins: usize,
+    short_wins_found: usize,
+    /// Table wins within reach the search proved a win but by a longer mate.
+    short_wins_longer: Vec<String>,
+    search_mates: usize,
+    search_mated: usize,
+    disagreements: Vec<String>,
+}
+
+/// Searches `positions` random positions of `e` without tables and compares with `table`.
+fn search_check_ending(
+    e: Ending,
+    table: &jiang::xiangqi::egtb::Table,
+    positions: usize,
+    seed: u64,
+) -> SearchCheck {
+    use jiang::request::SearchRequest;
+    use jiang::search::{search, Score, SearchControl};
+    use jiang::tt::TranspositionTable;
+    use jiang::xiangqi::egtb::format::TbValue;
+    use jiang::xiangqi::Position;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let tt = TranspositionTable::new(16);
+    let size = index::entries(e) as u64;
+    let mut c = SearchCheck::default();
+    let mut tries = 0u64;
+    while c.positions < positions && tries < 1000 * positions as u64 + size {
+        tries += 1;
+        let i = (rng.next_u64() % size) as usize;
+        let (Some(p), Some(v)) = (index::placement(e, i), table.value(i)) else {
+            continue;
+        };
+        let Ok(pos) = Position::from_pieces(p.pieces(), p.side) else {
+            continue;
+        };
+        if pos.legal_moves().is_empty() {
+            continue;
+        }
+        c.positions += 1;
+        c.table_wins += usize::from(matches!(v, TbValue::Win(_)));
+        let short_win = matches!(v, TbValue::Win(d) if d <= 7);
+        // Quiet mating moves are reduced and pruned: twice the distance and more.
+        let depth = match v {
+            TbValue::Win(d) if d <= 7 => 2 * d as i32 + 4,
+            _ => 6,
+        };
+        tt.clear();
+        let control = SearchControl::new(None, None, false);
+        let limits = SearchRequest {
+            depth: Some(depth),
+            ..SearchRequest::default()
+        };
+        let r = search(&pos, &limits, &tt, &control, &|_| {});
+        let fen = pos.to_fen();
+        let problem = match (Score::from_internal(r.score), v) {
+            (Score::Mate(n), TbValue::Win(d)) if n > 0 => {
+                c.search_mates += 1;
+                let plies = 2 * n - 1;
+                if plies < d as i32 {
+                    Some(format!(
+                        "search mate in {plies} plies, shorter than the table's {d}"
+                    ))
+                } else {
+                    c.short_wins_found += usize::from(short_win);
+                    if short_win && plies != d as i32 {
+                        // Found, but not the fastest: pruning, not a contradiction.
+                        c.short_wins_longer.push(format!(
+                            "{e} {fen}: search mate in {plies} plies, the table's {d}"
+                        ));
+                    }
+                    None
+                }
+            }
+            (Score::Mate(n), v) if n > 0 => {
+                c.search_mates += 1;
+                Some(format!("search mate in {} plies, table {v}", 2 * n - 1))
+            }
+            (Score::Mate(_), v) => {
+                c.search_mated += 1;
+                (!matches!(v, TbValue::Loss(_))).then(|| format!("search mated, table {v}"))
+            }
+            (s, v) => {
+                short_win.then(|| format!("table {v} not found: search {s:?} at depth {depth}"))
+            }
+        };
+        if let Some(why) = problem {
+            c.disagreements.push(format!("{e} {fen}: {why}"));
+        }
+    }
+    c
+}
+
+/// `egtb search-check ARGS` (see [`USAGE`]): the issue's check (b), the search without
+/// tables against the tables.
+pub fn search_check(args: &[String]) -> Result<Vec<String>, String> {
+    let mut endings = Vec::new();
+    let mut tables = None;
+    let (mut positions, mut seed, mut threads) = (1000usize, 1u64, 1usize);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+        match a.as_str() {
+            "--tables" => tables = Some(PathBuf::from(value("--tables")?)),
+            "--positions" => positions = parse_number(value("--positions")?, "--positions")?,
+            "--seed" => seed = parse_number(value("--seed")?, "--seed")?,
+            "--threads" => {
+                threads = parse_number::<usize>(value("--threads")?, "--threads")?.max(1)
+            }
+            name => {
+                for e in endings_of(name)? {
+                    if !endings.contains(&e) {
+                        endings.push(e);
+                    }
+                }
+            }
+        }
+    }
+    let dir =
+        tables.ok_or_else(|| format!("egtb search-check: --tables DIR is needed\n{USAGE}"))?;
+    if endings.is_empty() {
+        return Err(format!("egtb search-check: which endings?\n{USAGE}"));
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    let failure = std::sync::Mutex::new(None::<String>);
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&e) = endings.get(n) else { break };
+                let path = dir.join(file_name(e));
+                let table = match read_table(&path) {
+                    Ok(t) => t,
+                    Err(err) => {
+                        if let Ok(mut f) = failure.lock() {
+                            *f = Some(format!("{}: {err}", path.display()));
+                        }
+                        break;
+                    }
+                };
+                let t = std::time::Instant::now();
+                let c = search_check_ending(e, &table, positions, seed ^ (n as u64) << 32);
+                log::info!(
+                    "{e}: {} positions, {} disagreements, {:.1} s",
+                    c.positions,
+                    c.disagreements.len(),
+                    t.elapsed().as_secs_f64()
+                );
+                if let Ok(mut r) = results.lock() {
+                    r.push((n, e, c, t.elapsed()));
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or(None) {
+        return Err(e);
+    }
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by_key(|r| r.0);
+    let mut lines = Vec::new();
+    let mut total = SearchCheck::default();
+    for (_, e, c, took) in &results {
+        lines.push(format!(
+            "{:<10} positions {:>5}  table wins {:>5}  short wins found {:>4} ({} by a longer mate)  \
+             search mates {:>5}  search mated {:>5}  disagreements {}  {:.1} s",
+            e.to_string(),
+            c.positions,
+            c.table_wins,
+            c.short_wins_found,
+            c.short_wins_longer.len(),
+            c.search_mates,
+            c.search_mated,
+            c.disagreements.len(),
+            took.as_secs_f64()
+        ));
+        total.positions += c.positions;
+        total.table_wins += c.table_wins;
+        total.short_wins_found += c.short_wins_found;
+        total
+            .short_wins_longer
+            .extend(c.short_wins_longer.iter().cloned());
+        total.search_mates += c.search_mates;
+        total.search_mated += c.search_mated;
+        total.disagreements.extend(c.disagreements.iter().cloned());
+    }
+    let short_of = results.iter().filter(|r| r.2.positions < positions).count();
+    lines.push(format!(
+        "{} endings, {} positions ({} endings with fewer than {positions}: too few legal \
+         positions), table wins {}, table wins within 7 plies found {} ({} by a longer mate than \
+         the table's), search mates {}, search mated {}, disagreements {}, {:.0} s",
+        results.len(),
+        total.positions,
+        short_of,
+        total.table_wins,
+        total.short_wins_found,
+        total.short_wins_longer.len(),
+        total.search_mates,
+        total.search_mated,
+        total.disagreements.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    for l in total.short_wins_longer.iter().take(10) {
+        lines.push(format!("longer mate: {l}"));
+    }
+    if !total.disagreements.is_empty() {
+        for d in total.disagreements.iter().take(50) {
+            lines.push(format!("disagreement: {d}"));
+        }
+        for l in &lines {
+            println!("{l}");
+        }
+        return Err(format!("{} disagreements", total.disagreements.len()));
+    }
+    Ok(lines)
 }
