@@ -8,6 +8,8 @@
 //!   weights ([`fairychess::tune`], driven by [`fairychess::cli`]);
 //! * [`baroque`]: self-play, matches between weights and the material fit
 //!   ([`baroque::tune`], driven by [`baroque::cli`]);
+//! * [`jieqi`]: a shallow expectimax player to measure jiang's Jieqi against
+//!   ([`jieqi::baseline`], `jiang-lab jieqi-baseline`, over UCI);
 //! * [`microchess`]: the census of the solved game ([`microchess::census`]);
 //! * [`threechess`]: the reference's random and greedy agents and the three-player
 //!   match runner;
@@ -53,6 +55,11 @@ pub mod baroque {
 pub mod microchess {
     pub mod census;
     pub mod models;
+}
+
+/// Jieqi: the shallow expectimax player jiang is measured against.
+pub mod jieqi {
+    pub mod baseline;
 }
 
 /// ThreeChess: sample agents and the match runner.

@@ -2,7 +2,7 @@
 //! Results go to stdout, progress and diagnostics to stderr.
 
 use jiang_lab::flags::{Flags, Spec};
-use jiang_lab::{baroque, fairychess, matches, microchess, spsa, threechess, xiangqi};
+use jiang_lab::{baroque, fairychess, jieqi, matches, microchess, spsa, threechess, xiangqi};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -44,6 +44,8 @@ fn usage() -> String {
              [--max-plies N] [--seed S] [--verbose] | perft DEPTH | bench [...] | fit [...]\n    \
              three-player ThreeChess matches (jiang, UCI engines, the reference's agents)\n\
          {matches}\n\
+         jiang-lab jieqi-baseline [--depth D]\n    \
+             a Jieqi player over UCI: expectimax of D plies (1-4, default 2) over reveals (lab/src/jieqi/baseline.rs)\n\
          {openings}\n\
          {spsa}\n\
          {records}\n\
@@ -272,6 +274,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("match") => matches::cli::run(rest),
+        Some("jieqi-baseline") => report("jieqi-baseline", jieqi::baseline::run(rest)),
         Some("openings") => matches::openings::run(rest),
         Some("spsa") => spsa::cli::run(rest),
         Some("convert") => report("convert", xiangqi::records::convert(rest)),

@@ -18,7 +18,7 @@ use std::time::Duration;
 /// The usage lines of `jiang-lab match`.
 pub const USAGE: &str = "jiang-lab match --engine KEY=VALUE... --engine KEY=VALUE... [--each KEY=VALUE...]\n    \
     (--nodes N | --depth N | --movetime MS | --tc BASE+INC | --tc MOVES/BASE+INC) [--games N]\n    \
-    [--openings FILE] [--colours pairs|a-to-move] [--shuffle --seed S] [--opening-offset K] [--concurrency N] [--variant xiangqi|fairychess|baroque]\n    \
+    [--openings FILE] [--colours pairs|a-to-move] [--shuffle --seed S] [--opening-offset K] [--concurrency N] [--variant xiangqi|fairychess|baroque|jieqi]\n    \
     [--max-move-ms MS] [--margin-ms MS] [--draw-plies N] [--no-capture-plies N] [--ignore-resign]\n    \
     [--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05] [--pgn FILE] [--json FILE] [--log FILE] [--event NAME]\n    \
     [--startup-ms MS] [--ready-ms MS] [--stop-grace-ms MS] [--quiet]\n    \
@@ -124,7 +124,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
     let specs = parse_engines(&flags)?;
     let variant_name = flags.get("variant", "xiangqi".to_string())?;
     let variant = Variant::from_name(&variant_name).ok_or_else(|| {
-        format!("--variant: unknown game '{variant_name}' (xiangqi, fairychess, baroque)")
+        format!("--variant: unknown game '{variant_name}' (xiangqi, fairychess, baroque, jieqi)")
     })?;
     let limit = parse_limit(&flags)?;
     let games: u32 = flags.get("games", 2)?;

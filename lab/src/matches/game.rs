@@ -391,7 +391,8 @@ fn play(
 ) {
     let variant = cfg.variant;
     rec.names = [red.spec.name.clone(), black.spec.name.clone()];
-    let mut board = match variant.referee(&rec.start_fen) {
+    // Both games of a pair (colours swapped) meet the same deal of Jieqi's hidden pieces.
+    let mut board = match variant.referee_dealt(&rec.start_fen, u64::from(rec.number.div_ceil(2))) {
         Ok(b) => b,
         Err(e) => {
             rec.abort("bad start position", e);

@@ -8,6 +8,11 @@
 //!   draw); dead material (no chariot, horse, cannon or soldier on either side) draws.
 //! * **Fairy chess** and **Baroque**: the game's own [`Rules::game_end`] (fairy chess:
 //!   a captured king, kings only, the 100-ply limit, no legal move).
+//! * **Jieqi** ([`JieqiBoard`]): the referee deals each game's face-down pieces (one
+//!   shuffle per pair of games, so both colours meet the same deal) and keeps the truth;
+//!   an engine plays a bare move (`b2b6`) and the referee writes it with what it revealed
+//!   (`b2b6R`, JieqiBox's letters), so both engines learn every reveal and every captured
+//!   face-down piece, as JieqiBox's own engine matches do.
 //!
 //! Moves are in the game's coordinate notation as jiang writes them (Xiangqi: ICCS,
 //! files a-i and ranks 0-9 from Red's side, `h2e2`); the engines' own dialects (ranks 1-10)
@@ -25,6 +30,8 @@ pub enum Variant {
     Fairychess,
     /// Baroque (Ultima).
     Baroque,
+    /// Jieqi (揭棋), Xiangqi with face-down pieces.
+    Jieqi,
 }
 
 /// Which player moves: the first (Red, or White) or the second (Black).
@@ -149,7 +156,12 @@ pub trait Referee: Send {
 
 impl Variant {
     /// Every game, by name.
-    pub const ALL: [Variant; 3] = [Variant::Xiangqi, Variant::Fairychess, Variant::Baroque];
+    pub const ALL: [Variant; 4] = [
+        Variant::Xiangqi,
+        Variant::Fairychess,
+        Variant::Baroque,
+        Variant::Jieqi,
+    ];
 
     /// The game called `name` (its `UCI_Variant` name).
     pub fn from_name(name: &str) -> Option<Variant> {
@@ -164,6 +176,7 @@ impl Variant {
             Variant::Xiangqi => <jiang::xiangqi::Position as Rules>::NAME,
             Variant::Fairychess => <jiang::fairychess::Position as Rules>::NAME,
             Variant::Baroque => <jiang::baroque::Position as Rules>::NAME,
+            Variant::Jieqi => <jiang::jieqi::Position as Rules>::NAME,
         }
     }
 
@@ -173,6 +186,7 @@ impl Variant {
             Variant::Xiangqi => <jiang::xiangqi::Position as Rules>::PLAYERS,
             Variant::Fairychess => <jiang::fairychess::Position as Rules>::PLAYERS,
             Variant::Baroque => <jiang::baroque::Position as Rules>::PLAYERS,
+            Variant::Jieqi => <jiang::jieqi::Position as Rules>::PLAYERS,
         };
         players
             .get(match side {
@@ -191,27 +205,40 @@ impl Variant {
                 <jiang::fairychess::Position as Rules>::start_position().to_fen()
             }
             Variant::Baroque => <jiang::baroque::Position as Rules>::start_position().to_fen(),
+            Variant::Jieqi => <jiang::jieqi::Position as Rules>::start_position().to_fen(),
         }
     }
 
     /// Reads a FEN or EPD line (trailing EPD fields ignored) and writes it as jiang does;
     /// the error says what is wrong.
     pub fn normalize_fen(self, text: &str) -> Result<String, String> {
+        if self == Variant::Jieqi {
+            // Its FEN has fields of its own (the pools): only EPD operations are dropped.
+            let fen = text.split(';').next().unwrap_or("").trim();
+            return normalize::<jiang::jieqi::Position>(fen);
+        }
         let fen = fen_fields(text)?;
         match self {
             Variant::Xiangqi => normalize::<jiang::xiangqi::Position>(&fen),
             Variant::Fairychess => normalize::<jiang::fairychess::Position>(&fen),
             Variant::Baroque => normalize::<jiang::baroque::Position>(&fen),
+            Variant::Jieqi => unreachable!("read above"),
         }
     }
 
     /// A referee for a game from `fen` (normalised first).
     pub fn referee(self, fen: &str) -> Result<Box<dyn Referee>, String> {
+        self.referee_dealt(fen, 0)
+    }
+
+    /// A referee for a game from `fen`, its hidden pieces (Jieqi) dealt by `deal`.
+    pub fn referee_dealt(self, fen: &str, deal: u64) -> Result<Box<dyn Referee>, String> {
         let fen = self.normalize_fen(fen)?;
         Ok(match self {
             Variant::Xiangqi => Box::new(Board::<jiang::xiangqi::Position>::new(&fen)?),
             Variant::Fairychess => Box::new(Board::<jiang::fairychess::Position>::new(&fen)?),
             Variant::Baroque => Box::new(Board::<jiang::baroque::Position>::new(&fen)?),
+            Variant::Jieqi => Box::new(JieqiBoard::new(&fen, deal)?),
         })
     }
 
@@ -432,6 +459,131 @@ impl<G: MatchRules> Referee for Board<G> {
     }
 }
 
+/// A Jieqi game: the players' view it started from, and the truth the referee dealt.
+struct JieqiBoard {
+    start_fen: String,
+    truth: jiang::jieqi::Position,
+    moves: Vec<String>,
+    no_capture: u32,
+}
+
+impl JieqiBoard {
+    fn new(fen: &str, deal: u64) -> Result<Self, String> {
+        let view = jiang::jieqi::Position::from_fen(fen).map_err(|e| format!("{e}"))?;
+        let mut truth = if view.is_full_information() {
+            view
+        } else {
+            view.deal(deal.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x6a09_e667)
+                .ok_or("the pools do not match the face-down pieces")?
+        };
+        truth.reserve_history(1024);
+        let no_capture = fen
+            .split_whitespace()
+            .nth(4)
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(0);
+        Ok(JieqiBoard {
+            start_fen: fen.to_string(),
+            truth,
+            moves: Vec::new(),
+            no_capture,
+        })
+    }
+}
+
+impl Referee for JieqiBoard {
+    fn start_fen(&self) -> &str {
+        &self.start_fen
+    }
+
+    /// The players' view of the position: the start and the moves with their letters.
+    fn fen(&self) -> String {
+        let mut view = match jiang::jieqi::Position::from_fen(&self.start_fen) {
+            Ok(v) => v,
+            Err(_) => return self.start_fen.clone(),
+        };
+        for m in &self.moves {
+            match view.parse_legal_move(m) {
+                Ok(m) => view.play(m),
+                Err(_) => break,
+            }
+        }
+        view.to_fen()
+    }
+
+    fn side_to_move(&self) -> Side {
+        if self.truth.player_to_move() == 0 {
+            Side::Red
+        } else {
+            Side::Black
+        }
+    }
+
+    fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    fn plies_without_capture(&self) -> u32 {
+        self.no_capture
+    }
+
+    /// The move as it happens: the bare move (any letters an engine wrote are its guess,
+    /// not its choice) with the revealed and captured kinds the deal holds.
+    fn legal(&self, text: &str) -> Option<String> {
+        let bare = text.get(..4)?.to_ascii_lowercase();
+        let m = self.truth.parse_legal_move(&bare).ok()?;
+        Some(self.truth.resolved(m).to_string())
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.truth
+            .legal_moves()
+            .iter()
+            .map(|&m| self.truth.resolved(m).to_string())
+            .collect()
+    }
+
+    fn in_check(&self) -> bool {
+        self.truth.in_check()
+    }
+
+    fn push(&mut self, canonical: &str) {
+        let Ok(m) = self.truth.parse_legal_move(canonical) else {
+            return;
+        };
+        let capture = self.truth.cell(m.to as usize) != 0;
+        self.truth.play(m);
+        self.moves.push(canonical.to_string());
+        self.no_capture = if capture { 0 } else { self.no_capture + 1 };
+    }
+
+    fn end(&self, no_capture_plies: u32) -> Option<RuleEnd> {
+        if let Some(end) = self.truth.game_end() {
+            return Some(RuleEnd {
+                result: match end.winner {
+                    Some(0) => GameResult::RedWins,
+                    Some(_) => GameResult::BlackWins,
+                    None => GameResult::Draw,
+                },
+                reason: end.reason,
+                kind: EndKind::Rules,
+            });
+        }
+        if no_capture_plies > 0 && self.no_capture >= no_capture_plies {
+            return Some(RuleEnd {
+                result: GameResult::Draw,
+                reason: format!("no-capture limit ({no_capture_plies} plies)"),
+                kind: EndKind::Adjudication,
+            });
+        }
+        None
+    }
+
+    fn rule_no_capture_plies(&self) -> u32 {
+        0
+    }
+}
+
 /// Reads a Xiangqi move written with ranks counted from `base` (0: `h2e2`, 1: `h3e3`,
 /// `b10c8`) into the canonical ranks 0-9; `None` if it is not move-shaped. Case does not
 /// matter.
@@ -585,5 +737,37 @@ mod tests {
         assert!(r.legal("a1a8").is_none());
         assert_eq!(Variant::from_name("FairyChess"), Some(Variant::Fairychess));
         assert_eq!(Variant::from_name("chess"), None);
+    }
+
+    #[test]
+    fn jieqi_is_dealt_the_same_for_a_pair_and_the_moves_carry_the_reveals() {
+        let v = Variant::Jieqi;
+        let start = v.start_fen();
+        let deal = |seed: u64| {
+            let mut r = v.referee_dealt(&start, seed).unwrap();
+            let m = r.legal("b2b6").expect("a face-down cannon's move");
+            r.push(&m);
+            (m, r)
+        };
+        let (a, ra) = deal(1);
+        let (b, _) = deal(1);
+        assert_eq!(a, b, "one seed, one deal");
+        // The move names what it revealed; the players' view learns it.
+        assert_eq!(a.len(), 5, "{a}");
+        let fen = ra.fen();
+        let rank6 = fen.split('/').nth(3).unwrap_or("");
+        assert_eq!(rank6, format!("x{}x1x1x1x", &a[4..5]), "{fen}");
+        assert_eq!(ra.moves(), std::slice::from_ref(&a));
+        assert_eq!(ra.side_to_move(), Side::Black);
+        // Some of 20 deals reveal another kind at b6.
+        let kinds: std::collections::BTreeSet<String> =
+            (1..=20).map(|s| deal(s).0[4..].to_string()).collect();
+        assert!(kinds.len() > 2, "{kinds:?}");
+        // An engine's guessed letters do not choose the reveal; no move, no legal text.
+        let r = v.referee_dealt(&start, 1).unwrap();
+        assert_eq!(r.legal("b2b6P").as_deref(), Some(a.as_str()));
+        assert!(r.legal("b2c3").is_none());
+        assert!(r.legal("").is_none());
+        assert_eq!(Variant::from_name("jieqi"), Some(Variant::Jieqi));
     }
 }
