@@ -7,7 +7,7 @@ reviewed with the server's search and copied (static_browser.check_records). Usa
 """
 import base64, json, os, random, socket, struct, sys, time, urllib.request
 
-GAMES = ["xiangqi", "microchess", "fairychess", "baroque", "threechess"]
+GAMES = ["xiangqi", "microchess", "fairychess", "baroque", "threechess", "jieqi"]
 
 
 class DevTools:

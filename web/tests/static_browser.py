@@ -4,7 +4,7 @@ else (no jiang-web process): the engine runs in the page as WebAssembly. Standar
 Python over the DevTools protocol (the client of browser.py).
 
 Checks, each printed with its figures:
-  * a game of each of the five games played by clicking to its end (the user's seat
+  * a game of each of the six games played by clicking to its end (the user's seat
     moves at random, jiang answers in 100 ms);
   * an analysis of the Xiangqi start position showing three lines and their arrows;
   * `stop` during a 60 s analysis and during a 10 s move: the time from the click to the
