@@ -56,11 +56,14 @@ pub fn default_book(name: &str) -> Option<std::sync::Arc<crate::book::Book>> {
 
 /// The game a FEN that game `name` refuses may be of, for GUIs that send their own
 /// game's FEN without naming the game: JieqiBox speaks UCI and never sends
-/// `UCI_Variant`, and its FEN (face-down pieces `x`/`X`, a pool of unseen pieces) is
-/// Jieqi's. Only Jieqi is tried after Xiangqi, so that a mistyped Xiangqi FEN is refused
-/// as such and never starts some other game.
-pub fn fallback_for_fen(name: &str) -> Option<&'static str> {
-    (name == xiangqi::Position::NAME).then_some(jieqi::Position::NAME)
+/// `UCI_Variant`, and its FEN, with face-down pieces (`x`/`X`, letters no Xiangqi piece
+/// has) and a pool of unseen pieces, is Jieqi's. Only a Xiangqi FEN with face-down pieces
+/// is tried as Jieqi, so that any other FEN Xiangqi refuses (a mistyped one, an advisor
+/// off its points, a move the house rules forbid) is refused as such and never starts
+/// another game.
+pub fn fallback_for_fen(name: &str, fen: &str) -> Option<&'static str> {
+    let board = fen.split_whitespace().next().unwrap_or("");
+    (name == xiangqi::Position::NAME && board.contains(['x', 'X'])).then_some(jieqi::Position::NAME)
 }
 
 /// The game a new engine plays.

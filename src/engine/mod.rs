@@ -328,8 +328,8 @@ impl Engine {
     }
 
     /// As [`Engine::set_position`], but a FEN the current game refuses is tried in the
-    /// game [`games::fallback_for_fen`] names (Jieqi's FEN sent while Xiangqi is
-    /// played, as JieqiBox does): if that game reads it, the engine switches to it (a
+    /// game [`games::fallback_for_fen`] names (a Jieqi FEN, with face-down pieces, sent
+    /// while Xiangqi is played, as JieqiBox does): if that game reads it, the engine switches to it (a
     /// fresh hash table) and returns its name. On error nothing changes, and the error
     /// is the current game's.
     pub fn set_position_or_switch(
@@ -341,7 +341,12 @@ impl Engine {
             Ok(()) => return Ok(None),
             Err(e) => e,
         };
-        let (Some(_), Some(other)) = (fen, games::fallback_for_fen(self.game.name())) else {
+        // Only a FEN refused as such; a move the current game refuses stays refused.
+        let other = match (&error, fen) {
+            (SetupError::Fen(_), Some(fen)) => games::fallback_for_fen(self.game.name(), fen),
+            _ => None,
+        };
+        let Some(other) = other else {
             return Err(error);
         };
         let Some(mut game) = self.new_session(other) else {

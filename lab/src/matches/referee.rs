@@ -342,6 +342,25 @@ impl MatchRules for jiang::xiangqi::Position {
 
 impl MatchRules for jiang::fairychess::Position {}
 impl MatchRules for jiang::baroque::Position {}
+impl MatchRules for jiang::jieqi::Position {}
+
+/// The side of player `index` (0: the first).
+fn side_of(index: usize) -> Side {
+    if index == 0 {
+        Side::Red
+    } else {
+        Side::Black
+    }
+}
+
+/// The runner's draw after `limit` plies without a capture (0: none), `count` so far.
+fn no_capture_draw(count: u32, limit: u32) -> Option<RuleEnd> {
+    (limit > 0 && count >= limit).then(|| RuleEnd {
+        result: GameResult::Draw,
+        reason: format!("no-capture limit ({limit} plies)"),
+        kind: EndKind::Adjudication,
+    })
+}
 
 /// A game of `G` from a start FEN.
 struct Board<G: MatchRules> {
@@ -389,11 +408,7 @@ impl<G: MatchRules> Referee for Board<G> {
     }
 
     fn side_to_move(&self) -> Side {
-        if self.pos.player_to_move() == 0 {
-            Side::Red
-        } else {
-            Side::Black
-        }
+        side_of(self.pos.player_to_move())
     }
 
     fn moves(&self) -> &[String] {
@@ -444,14 +459,7 @@ impl<G: MatchRules> Referee for Board<G> {
         if let Some(end) = self.pos.rule_end() {
             return Some(end);
         }
-        if no_capture_plies > 0 && self.no_capture >= no_capture_plies {
-            return Some(RuleEnd {
-                result: GameResult::Draw,
-                reason: format!("no-capture limit ({no_capture_plies} plies)"),
-                kind: EndKind::Adjudication,
-            });
-        }
-        None
+        no_capture_draw(self.no_capture, no_capture_plies)
     }
 
     fn rule_no_capture_plies(&self) -> u32 {
@@ -512,11 +520,7 @@ impl Referee for JieqiBoard {
     }
 
     fn side_to_move(&self) -> Side {
-        if self.truth.player_to_move() == 0 {
-            Side::Red
-        } else {
-            Side::Black
-        }
+        side_of(self.truth.player_to_move())
     }
 
     fn moves(&self) -> &[String] {
@@ -558,25 +562,10 @@ impl Referee for JieqiBoard {
     }
 
     fn end(&self, no_capture_plies: u32) -> Option<RuleEnd> {
-        if let Some(end) = self.truth.game_end() {
-            return Some(RuleEnd {
-                result: match end.winner {
-                    Some(0) => GameResult::RedWins,
-                    Some(_) => GameResult::BlackWins,
-                    None => GameResult::Draw,
-                },
-                reason: end.reason,
-                kind: EndKind::Rules,
-            });
+        if let Some(end) = self.truth.rule_end() {
+            return Some(end);
         }
-        if no_capture_plies > 0 && self.no_capture >= no_capture_plies {
-            return Some(RuleEnd {
-                result: GameResult::Draw,
-                reason: format!("no-capture limit ({no_capture_plies} plies)"),
-                kind: EndKind::Adjudication,
-            });
-        }
-        None
+        no_capture_draw(self.no_capture, no_capture_plies)
     }
 
     fn rule_no_capture_plies(&self) -> u32 {
