@@ -329,9 +329,9 @@ impl Engine {
 
     /// As [`Engine::set_position`], but a FEN the current game refuses is tried in the
     /// game [`games::fallback_for_fen`] names (a Jieqi FEN, with face-down pieces, sent
-    /// while Xiangqi is played, as JieqiBox does): if that game reads it, the engine switches to it (a
-    /// fresh hash table) and returns its name. On error nothing changes, and the error
-    /// is the current game's.
+    /// while Xiangqi is played, as JieqiBox does): if that game reads it, the engine
+    /// switches to it (a fresh hash table) and returns its name. On error nothing
+    /// changes, and the error is the current game's.
     pub fn set_position_or_switch(
         &mut self,
         fen: Option<&str>,

@@ -8,7 +8,7 @@
 //!   draw); dead material (no chariot, horse, cannon or soldier on either side) draws.
 //! * **Fairy chess** and **Baroque**: the game's own [`Rules::game_end`] (fairy chess:
 //!   a captured king, kings only, the 100-ply limit, no legal move).
-//! * **Jieqi** ([`JieqiBoard`]): the referee deals each game's face-down pieces (one
+//! * **Jieqi** (`JieqiBoard`): the referee deals each game's face-down pieces (one
 //!   shuffle per pair of games, so both colours meet the same deal) and keeps the truth;
 //!   an engine plays a bare move (`b2b6`) and the referee writes it with what it revealed
 //!   (`b2b6R`, JieqiBox's letters), so both engines learn every reveal and every captured
