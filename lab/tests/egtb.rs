@@ -1,6 +1,7 @@
 //! `jiang-lab egtb build`: the command writes a table per ending and per capture
 //! successor, the same bytes on every run, reuses tables already built, and refuses
-//! names it does not know.
+//! names it does not know; `jiang-lab egtb search-check` agrees with good tables and
+//! fails on a wrong one.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -62,4 +63,55 @@ fn unknown_names_are_refused() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("KRRKA"));
+}
+
+#[test]
+fn search_check_agrees_and_fails_on_a_wrong_table() {
+    let d = dir("search-check");
+    let built = lab()
+        .args(["egtb", "build", "KRKA", "KHK", "--out"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    let check = |names: &[&str]| {
+        lab()
+            .args(["egtb", "search-check"])
+            .args(names)
+            .args([
+                "--positions",
+                "200",
+                "--seed",
+                "7",
+                "--threads",
+                "2",
+                "--tables",
+            ])
+            .arg(&d)
+            .output()
+            .unwrap()
+    };
+    let out = check(&["KRKA", "KRK"]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let total = text
+        .lines()
+        .find(|l| l.contains(" endings, "))
+        .unwrap_or("");
+    assert!(total.starts_with("2 endings, 400 positions"), "{total}");
+    assert!(total.contains("disagreements 0"), "{total}");
+    // KRK's file under KHK's name: the search finds mates that table denies (KHK has
+    // draws), or misses ones it claims: the check must fail.
+    std::fs::copy(d.join("KRK.jtb"), d.join("KHK.jtb")).unwrap();
+    let out = check(&["KHK"]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("disagreement: KHK ")),
+        "{text}"
+    );
 }
