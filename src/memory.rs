@@ -12,7 +12,10 @@
 ///   `madvise` (the common default).
 /// - Windows under Wine on a Linux host: the same request to the Linux kernel, since
 ///   Wine's memory is plain Linux memory and Wine passes no page-size hint on; a Windows
-///   GUI run under Wine is how many Linux players use their engines.
+///   GUI run under Wine is how many Linux players use their engines. This assumes that
+///   Wine lets a system call made by Windows code reach the kernel, as the Wine tested
+///   here does (Debian's 8.0, `tests/windows/huge-pages.sh`); a Wine build that
+///   intercepts such calls (syscall user dispatch) is not covered.
 /// - Elsewhere (Windows itself, where large pages need the "Lock pages in memory"
 ///   privilege, macOS, WebAssembly): nothing.
 pub fn advise_huge_pages(addr: *const u8, len: usize) {
