@@ -134,10 +134,16 @@ impl Engine {
                 known: games::VARIANTS,
             });
         };
+        self.install(game);
+        Ok(())
+    }
+
+    /// Makes `game` the one played: the search stopped first, the hash table emptied
+    /// (another game's entries mean nothing here).
+    fn install(&mut self, game: Box<dyn GameSession>) {
         self.stop_and_wait();
         self.game = game;
         self.empty_tt();
-        Ok(())
     }
 
     /// A fresh session of the game called `name` with the game options set so far.
@@ -355,9 +361,7 @@ impl Engine {
         if game.set_position(fen, moves).is_err() {
             return Err(error);
         }
-        self.stop_and_wait();
-        self.game = game;
-        self.empty_tt();
+        self.install(game);
         Ok(Some(other))
     }
 

@@ -580,6 +580,21 @@ impl Position {
         (out, n)
     }
 
+    /// How many ways the outcome `o` (one of [`Position::outcomes`]) can happen: the
+    /// pool's count of the kind it reveals times the victim's pool's count of the kind
+    /// it captures (1 for what it does not tell). Outcomes weigh in proportion to it.
+    pub fn outcome_weight(&self, o: Move) -> u32 {
+        let us = self.side.index();
+        let count = |pool: &[u8; 7], kind: u8| {
+            if kind == NONE {
+                1
+            } else {
+                u32::from(pool[kind as usize])
+            }
+        };
+        count(&self.pool[us], o.reveal) * count(&self.pool[1 - us], o.capt)
+    }
+
     /// The move with its letters as they will be: told ones kept, the rest from the
     /// known kinds (full information) or, for a reveal in a player's view, a
     /// deterministic draw from the pool weighted by its counts (the capture of an unknown

@@ -7,7 +7,6 @@
 //! issue 57, which plays the same rules and sees every chance exactly.
 
 use jiang::game::Rules;
-use jiang::jieqi::types::NONE;
 use jiang::jieqi::{Move, Position};
 use std::io::{BufRead, Write};
 
@@ -32,23 +31,11 @@ fn expectimax(pos: &mut Position, depth: u32) -> i32 {
 
 /// The expected value of the bare move `m` for the mover: the average over its outcomes.
 fn chance_value(pos: &mut Position, m: Move, depth: u32) -> i32 {
-    let us = pos.side_to_move();
-    let (mine, theirs) = (pos.pool(us), pos.pool(us.flip()));
     let (outcomes, n) = pos.outcomes(m);
     let (mut sum, mut weights) = (0i64, 0i64);
-    for o in &outcomes[..n] {
-        let r = if o.reveal == NONE {
-            1
-        } else {
-            i64::from(mine[o.reveal as usize])
-        };
-        let c = if o.capt == NONE {
-            1
-        } else {
-            i64::from(theirs[o.capt as usize])
-        };
-        let w = (r * c).max(1);
-        pos.make_move(*o);
+    for &o in &outcomes[..n] {
+        let w = i64::from(pos.outcome_weight(o).max(1));
+        pos.make_move(o);
         sum += w * i64::from(-expectimax(pos, depth - 1));
         pos.unmake_move();
         weights += w;

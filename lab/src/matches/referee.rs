@@ -8,7 +8,7 @@
 //!   draw); dead material (no chariot, horse, cannon or soldier on either side) draws.
 //! * **Fairy chess** and **Baroque**: the game's own [`Rules::game_end`] (fairy chess:
 //!   a captured king, kings only, the 100-ply limit, no legal move).
-//! * **Jieqi** (`JieqiBoard`): the referee deals each game's face-down pieces (one
+//! * **Jieqi** (its `MatchRules`): the referee deals each game's face-down pieces (one
 //!   shuffle per pair of games, so both colours meet the same deal) and keeps the truth;
 //!   an engine plays a bare move (`b2b6`) and the referee writes it with what it revealed
 //!   (`b2b6R`, JieqiBox's letters), so both engines learn every reveal and every captured
@@ -212,17 +212,14 @@ impl Variant {
     /// Reads a FEN or EPD line (trailing EPD fields ignored) and writes it as jiang does;
     /// the error says what is wrong.
     pub fn normalize_fen(self, text: &str) -> Result<String, String> {
-        if self == Variant::Jieqi {
-            // Its FEN has fields of its own (the pools): only EPD operations are dropped.
-            let fen = text.split(';').next().unwrap_or("").trim();
-            return normalize::<jiang::jieqi::Position>(fen);
-        }
-        let fen = fen_fields(text)?;
         match self {
-            Variant::Xiangqi => normalize::<jiang::xiangqi::Position>(&fen),
-            Variant::Fairychess => normalize::<jiang::fairychess::Position>(&fen),
-            Variant::Baroque => normalize::<jiang::baroque::Position>(&fen),
-            Variant::Jieqi => unreachable!("read above"),
+            Variant::Xiangqi => normalize::<jiang::xiangqi::Position>(&fen_fields(text)?),
+            Variant::Fairychess => normalize::<jiang::fairychess::Position>(&fen_fields(text)?),
+            Variant::Baroque => normalize::<jiang::baroque::Position>(&fen_fields(text)?),
+            // Its FEN has fields of its own (the pools): only EPD operations are dropped.
+            Variant::Jieqi => {
+                normalize::<jiang::jieqi::Position>(text.split(';').next().unwrap_or("").trim())
+            }
         }
     }
 
@@ -235,10 +232,10 @@ impl Variant {
     pub fn referee_dealt(self, fen: &str, deal: u64) -> Result<Box<dyn Referee>, String> {
         let fen = self.normalize_fen(fen)?;
         Ok(match self {
-            Variant::Xiangqi => Box::new(Board::<jiang::xiangqi::Position>::new(&fen)?),
-            Variant::Fairychess => Box::new(Board::<jiang::fairychess::Position>::new(&fen)?),
-            Variant::Baroque => Box::new(Board::<jiang::baroque::Position>::new(&fen)?),
-            Variant::Jieqi => Box::new(JieqiBoard::new(&fen, deal)?),
+            Variant::Xiangqi => Box::new(Board::<jiang::xiangqi::Position>::new(&fen, deal)?),
+            Variant::Fairychess => Box::new(Board::<jiang::fairychess::Position>::new(&fen, deal)?),
+            Variant::Baroque => Box::new(Board::<jiang::baroque::Position>::new(&fen, deal)?),
+            Variant::Jieqi => Box::new(Board::<jiang::jieqi::Position>::new(&fen, deal)?),
         })
     }
 
@@ -285,6 +282,30 @@ trait MatchRules: Rules {
     /// Whether the side to move is in check.
     fn checked(&self) -> bool {
         false
+    }
+
+    /// The game as the referee keeps it, from the position its start FEN describes:
+    /// itself, except where the FEN hides something the referee must decide (Jieqi's
+    /// face-down pieces, dealt by `seed`).
+    fn dealt(self, _seed: u64) -> Result<Self, String> {
+        Ok(self)
+    }
+
+    /// The move an engine's `text` stands for here, as it is played, if it is legal.
+    fn referee_move(&self, text: &str) -> Option<Self::Move> {
+        self.parse_legal_move(text)
+            .or_else(|_| self.parse_legal_move(&text.to_ascii_lowercase()))
+            .ok()
+    }
+
+    /// The legal move `m` as it is played (Jieqi: with what it reveals).
+    fn as_played(&self, m: Self::Move) -> Self::Move {
+        m
+    }
+
+    /// The position as both players may know it (Jieqi: without the deal).
+    fn public_fen(&self) -> String {
+        self.to_fen()
     }
 
     /// The end by the rules, with a short reason.
@@ -342,7 +363,39 @@ impl MatchRules for jiang::xiangqi::Position {
 
 impl MatchRules for jiang::fairychess::Position {}
 impl MatchRules for jiang::baroque::Position {}
-impl MatchRules for jiang::jieqi::Position {}
+/// Jieqi: the referee deals the face-down pieces and keeps the truth; an engine plays a
+/// bare move (any letters it writes are its guess, not its choice) and the move is
+/// written with what the deal reveals and captures.
+impl MatchRules for jiang::jieqi::Position {
+    fn checked(&self) -> bool {
+        self.in_check()
+    }
+
+    fn dealt(self, seed: u64) -> Result<Self, String> {
+        if self.is_full_information() {
+            return Ok(self);
+        }
+        self.deal(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x6a09_e667)
+            .ok_or_else(|| "the pools do not match the face-down pieces".to_string())
+    }
+
+    fn referee_move(&self, text: &str) -> Option<Self::Move> {
+        self.parse_legal_move(&text.get(..4)?.to_ascii_lowercase())
+            .ok()
+            .map(|m| self.resolved(m))
+    }
+
+    fn as_played(&self, m: Self::Move) -> Self::Move {
+        self.resolved(m)
+    }
+
+    /// The truth's FEN without its assignment field (the seventh): the pools and the
+    /// captured face-down pieces are public, every reveal having been told.
+    fn public_fen(&self) -> String {
+        let fen = self.to_fen();
+        fen.split_whitespace().take(6).collect::<Vec<_>>().join(" ")
+    }
+}
 
 /// The side of player `index` (0: the first).
 fn side_of(index: usize) -> Side {
@@ -380,8 +433,8 @@ fn piece_count(fen: &str) -> usize {
 }
 
 impl<G: MatchRules> Board<G> {
-    fn new(fen: &str) -> Result<Self, String> {
-        let mut pos = G::from_fen(fen).map_err(|e| format!("{e}"))?;
+    fn new(fen: &str, deal: u64) -> Result<Self, String> {
+        let mut pos = G::from_fen(fen).map_err(|e| format!("{e}"))?.dealt(deal)?;
         pos.reserve(1024);
         let no_capture = fen
             .split_whitespace()
@@ -404,7 +457,7 @@ impl<G: MatchRules> Referee for Board<G> {
     }
 
     fn fen(&self) -> String {
-        self.pos.to_fen()
+        self.pos.public_fen()
     }
 
     fn side_to_move(&self) -> Side {
@@ -420,19 +473,14 @@ impl<G: MatchRules> Referee for Board<G> {
     }
 
     fn legal(&self, text: &str) -> Option<String> {
-        let m = self
-            .pos
-            .parse_legal_move(text)
-            .or_else(|_| self.pos.parse_legal_move(&text.to_ascii_lowercase()))
-            .ok()?;
-        Some(m.to_string())
+        self.pos.referee_move(text).map(|m| m.to_string())
     }
 
     fn legal_moves(&self) -> Vec<String> {
         self.pos
             .legal_moves()
-            .iter()
-            .map(ToString::to_string)
+            .into_iter()
+            .map(|m| self.pos.as_played(m).to_string())
             .collect()
     }
 
@@ -464,112 +512,6 @@ impl<G: MatchRules> Referee for Board<G> {
 
     fn rule_no_capture_plies(&self) -> u32 {
         G::NO_CAPTURE_RULE
-    }
-}
-
-/// A Jieqi game: the players' view it started from, and the truth the referee dealt.
-struct JieqiBoard {
-    start_fen: String,
-    truth: jiang::jieqi::Position,
-    moves: Vec<String>,
-    no_capture: u32,
-}
-
-impl JieqiBoard {
-    fn new(fen: &str, deal: u64) -> Result<Self, String> {
-        let view = jiang::jieqi::Position::from_fen(fen).map_err(|e| format!("{e}"))?;
-        let mut truth = if view.is_full_information() {
-            view
-        } else {
-            view.deal(deal.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x6a09_e667)
-                .ok_or("the pools do not match the face-down pieces")?
-        };
-        truth.reserve_history(1024);
-        let no_capture = fen
-            .split_whitespace()
-            .nth(4)
-            .and_then(|t| t.parse().ok())
-            .unwrap_or(0);
-        Ok(JieqiBoard {
-            start_fen: fen.to_string(),
-            truth,
-            moves: Vec::new(),
-            no_capture,
-        })
-    }
-}
-
-impl Referee for JieqiBoard {
-    fn start_fen(&self) -> &str {
-        &self.start_fen
-    }
-
-    /// The players' view of the position: the start and the moves with their letters.
-    fn fen(&self) -> String {
-        let mut view = match jiang::jieqi::Position::from_fen(&self.start_fen) {
-            Ok(v) => v,
-            Err(_) => return self.start_fen.clone(),
-        };
-        for m in &self.moves {
-            match view.parse_legal_move(m) {
-                Ok(m) => view.play(m),
-                Err(_) => break,
-            }
-        }
-        view.to_fen()
-    }
-
-    fn side_to_move(&self) -> Side {
-        side_of(self.truth.player_to_move())
-    }
-
-    fn moves(&self) -> &[String] {
-        &self.moves
-    }
-
-    fn plies_without_capture(&self) -> u32 {
-        self.no_capture
-    }
-
-    /// The move as it happens: the bare move (any letters an engine wrote are its guess,
-    /// not its choice) with the revealed and captured kinds the deal holds.
-    fn legal(&self, text: &str) -> Option<String> {
-        let bare = text.get(..4)?.to_ascii_lowercase();
-        let m = self.truth.parse_legal_move(&bare).ok()?;
-        Some(self.truth.resolved(m).to_string())
-    }
-
-    fn legal_moves(&self) -> Vec<String> {
-        self.truth
-            .legal_moves()
-            .iter()
-            .map(|&m| self.truth.resolved(m).to_string())
-            .collect()
-    }
-
-    fn in_check(&self) -> bool {
-        self.truth.in_check()
-    }
-
-    fn push(&mut self, canonical: &str) {
-        let Ok(m) = self.truth.parse_legal_move(canonical) else {
-            return;
-        };
-        let capture = self.truth.cell(m.to as usize) != 0;
-        self.truth.play(m);
-        self.moves.push(canonical.to_string());
-        self.no_capture = if capture { 0 } else { self.no_capture + 1 };
-    }
-
-    fn end(&self, no_capture_plies: u32) -> Option<RuleEnd> {
-        if let Some(end) = self.truth.rule_end() {
-            return Some(end);
-        }
-        no_capture_draw(self.no_capture, no_capture_plies)
-    }
-
-    fn rule_no_capture_plies(&self) -> u32 {
-        0
     }
 }
 
@@ -758,5 +700,33 @@ mod tests {
         assert!(r.legal("b2c3").is_none());
         assert!(r.legal("").is_none());
         assert_eq!(Variant::from_name("jieqi"), Some(Variant::Jieqi));
+    }
+
+    #[test]
+    fn jieqi_public_fen_is_what_the_players_replay() {
+        // A game of spread legal moves (reveals and captures of face-down pieces among
+        // them: a5a3P, i7i3B with this deal): at every ply the referee's FEN (the truth less
+        // the deal) is the view an engine gets by replaying the start and the lettered
+        // moves, and it never shows the deal.
+        use jiang::jieqi::Position;
+        let v = Variant::Jieqi;
+        let start = v.start_fen();
+        let mut r = v.referee_dealt(&start, 7).unwrap();
+        for ply in 0..80 {
+            if r.end(0).is_some() {
+                break;
+            }
+            let moves = r.legal_moves();
+            let m = moves[(ply * 7) % moves.len()].clone();
+            r.push(&m);
+            let mut view = Position::from_fen(&start).unwrap();
+            for t in r.moves() {
+                let mv = view.parse_legal_move(t).unwrap();
+                view.play(mv);
+            }
+            assert_eq!(r.fen(), view.to_fen(), "ply {ply}");
+            assert_eq!(r.fen().split_whitespace().count(), 6, "{}", r.fen());
+        }
+        assert!(r.moves().len() > 20);
     }
 }

@@ -491,30 +491,26 @@ fn search_check_ending(
 /// `egtb search-check ARGS` (see [`USAGE`]): the check (b), the search without
 /// tables against the tables.
 pub fn search_check(args: &[String]) -> Result<Vec<String>, String> {
+    use crate::flags::{Flags, Spec};
+    const SPEC: Spec = Spec::new(USAGE)
+        .options(&["tables", "positions", "seed", "threads"])
+        .args(usize::MAX);
+    let f = Flags::parse(args, &SPEC)?;
+    let dir = PathBuf::from(
+        f.optional::<String>("tables")?
+            .ok_or_else(|| format!("egtb search-check: --tables DIR is needed\n{USAGE}"))?,
+    );
+    let positions: usize = f.get("positions", 1000)?;
+    let seed: u64 = f.get("seed", 1)?;
+    let threads = f.get::<usize>("threads", 1)?.max(1);
     let mut endings = Vec::new();
-    let mut tables = None;
-    let (mut positions, mut seed, mut threads) = (1000usize, 1u64, 1usize);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
-        match a.as_str() {
-            "--tables" => tables = Some(PathBuf::from(value("--tables")?)),
-            "--positions" => positions = parse_number(value("--positions")?, "--positions")?,
-            "--seed" => seed = parse_number(value("--seed")?, "--seed")?,
-            "--threads" => {
-                threads = parse_number::<usize>(value("--threads")?, "--threads")?.max(1)
-            }
-            name => {
-                for e in endings_of(name)? {
-                    if !endings.contains(&e) {
-                        endings.push(e);
-                    }
-                }
+    for name in f.args() {
+        for e in endings_of(name)? {
+            if !endings.contains(&e) {
+                endings.push(e);
             }
         }
     }
-    let dir =
-        tables.ok_or_else(|| format!("egtb search-check: --tables DIR is needed\n{USAGE}"))?;
     if endings.is_empty() {
         return Err(format!("egtb search-check: which endings?\n{USAGE}"));
     }
