@@ -656,23 +656,8 @@ fn jieqibox_deal(
     m: jiang::jieqi::Move,
     seed: &mut u64,
 ) -> jiang::jieqi::Move {
-    use jiang::jieqi::types::NONE;
     let (outcomes, n) = view.outcomes(m);
-    let us = view.side_to_move();
-    let (mine, theirs) = (view.pool(us), view.pool(us.flip()));
-    let weight = |o: &jiang::jieqi::Move| -> u64 {
-        let r = if o.reveal == NONE {
-            1
-        } else {
-            mine[o.reveal as usize] as u64
-        };
-        let c = if o.capt == NONE {
-            1
-        } else {
-            theirs[o.capt as usize] as u64
-        };
-        r * c
-    };
+    let weight = |o: &jiang::jieqi::Move| u64::from(view.outcome_weight(*o));
     let total: u64 = outcomes[..n].iter().map(weight).sum();
     *seed ^= *seed << 13;
     *seed ^= *seed >> 7;
@@ -695,7 +680,8 @@ fn jieqibox_deal(
 /// last reveal, and `go movetime` / `depth` / `nodes` / `wtime W btime B movestogo 1` /
 /// `infinite` then `stop`, `go ponder …` with `ponderhit` or `stop`. It never sends
 /// `UCI_Variant`: the FEN alone must make jiang play Jieqi. The GUI deals every reveal
-/// itself; a whole game is played here, jiang on both sides, to its end by the rules.
+/// itself; a whole game is played here, jiang on both sides, to its end by the rules
+/// (at fixed nodes, so that it is one game, not a different one on each run).
 #[test]
 fn jieqibox() {
     use jiang::game::Rules;
@@ -719,67 +705,78 @@ fn jieqibox() {
     lines.pop();
     assert_no_complaint(e, &lines);
 
-    let mut view = jiang::jieqi::Position::start_position();
+    // Every kind of search JieqiBox starts, each answered with a move legal where it was
+    // asked: from the start (the FEN alone must make jiang play Jieqi), then after a
+    // reveal and a plain move, with the FEN in JieqiBox's legacy layout.
+    let start = jiang::jieqi::Position::start_position();
+    let mut after = start.clone();
+    for text in ["b2b6C", "h9g7"] {
+        let m = after.parse_legal_move(text).unwrap();
+        after.play(m);
+    }
+    let mut revealed = start.clone();
+    revealed.play(revealed.parse_legal_move("b2b6C").unwrap());
+    let later = (revealed.to_fen(), vec!["h9g7".to_string()]);
+    let legal = |e: &Engine, pos: &jiang::jieqi::Position, mv: &str| {
+        if !pos
+            .parse_legal_move(mv)
+            .is_ok_and(|m| pos.legal_moves().contains(&m))
+        {
+            e.fail(&format!("bestmove '{mv}' is not legal in {}", pos.to_fen()));
+        }
+    };
+    send(e, &jieqibox_position(&start.to_fen(), &[], false));
+    send(e, "go movetime 300");
+    let (mv, _, lines) = answer(e, SLOW);
+    if !lines.iter().any(|l| l.contains("jieqi")) {
+        e.fail("jiang did not say that JieqiBox's FEN made it play Jieqi");
+    }
+    legal(e, &start, &mv);
+    for go in [
+        "go depth 5",
+        "go nodes 20000",
+        "go wtime 400 btime 400 movestogo 1",
+    ] {
+        send(e, &jieqibox_position(&later.0, &later.1, true));
+        send(e, go);
+        let mv = answer(e, SLOW).0;
+        legal(e, &after, &mv);
+    }
+    // Analysis: infinite until the player stops it.
+    send(e, &jieqibox_position(&later.0, &later.1, false));
+    send(e, "go infinite");
+    assert_still_thinking(e, ms(300), "go infinite");
+    send(e, "stop");
+    let mv = answer(e, ms(2000)).0;
+    legal(e, &after, &mv);
+    // A ponder miss (`stop`, the answer thrown away), then a hit.
+    send(e, "go ponder movetime 300");
+    assert_still_thinking(e, ms(400), "go ponder movetime 300");
+    send(e, "stop");
+    let _ = answer(e, ms(2000));
+    send(e, &jieqibox_position(&later.0, &later.1, false));
+    send(e, "go ponder movetime 300");
+    assert_still_thinking(e, ms(400), "go ponder movetime 300");
+    send(e, "ponderhit");
+    let mv = answer(e, ms(3000)).0;
+    legal(e, &after, &mv);
+
+    // A whole game, jiang on both sides at a fixed number of nodes (JieqiBox's "nodes"
+    // mode) after `ucinewgame`, so that it is the same game on every run and platform.
+    send(e, "ucinewgame");
+    sync_quietly(e);
+    let mut view = start;
     let mut base = view.to_fen();
     let mut since: Vec<String> = Vec::new();
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut reveals = 0;
     let mut plies = 0;
     while view.game_end().is_none() && plies < 600 {
-        send(e, &jieqibox_position(&base, &since, plies == 1));
-        let timeout = SLOW;
-        let mv = match plies {
-            0 => {
-                send(e, "go movetime 300");
-                let (mv, _, lines) = answer(e, timeout);
-                if !lines.iter().any(|l| l.contains("jieqi")) {
-                    e.fail("jiang did not say that JieqiBox's FEN made it play Jieqi");
-                }
-                mv
-            }
-            2 => {
-                send(e, "go depth 5");
-                answer(e, timeout).0
-            }
-            3 => {
-                send(e, "go nodes 20000");
-                answer(e, timeout).0
-            }
-            4 => {
-                send(e, "go wtime 400 btime 400 movestogo 1");
-                answer(e, timeout).0
-            }
-            5 => {
-                // Analysis: infinite until the player stops it.
-                send(e, "go infinite");
-                assert_still_thinking(e, ms(300), "go infinite");
-                send(e, "stop");
-                answer(e, ms(2000)).0
-            }
-            6 => {
-                // A ponder miss (`stop`, the answer thrown away), then a hit.
-                send(e, "go ponder movetime 300");
-                assert_still_thinking(e, ms(400), "go ponder movetime 300");
-                send(e, "stop");
-                let _ = answer(e, ms(2000));
-                send(e, &jieqibox_position(&base, &since, false));
-                send(e, "go ponder movetime 300");
-                assert_still_thinking(e, ms(400), "go ponder movetime 300");
-                send(e, "ponderhit");
-                answer(e, ms(3000)).0
-            }
-            _ => {
-                send(e, "go movetime 40");
-                answer(e, timeout).0
-            }
-        };
-        let m = match view.parse_legal_move(&mv) {
-            Ok(m) if view.legal_moves().contains(&m) => m,
-            _ => e.fail(&format!(
-                "bestmove '{mv}' is not legal in {}",
-                view.to_fen()
-            )),
-        };
+        send(e, &jieqibox_position(&base, &since, plies % 2 == 1));
+        send(e, "go nodes 3000");
+        let mv = answer(e, SLOW).0;
+        legal(e, &view, &mv);
+        let m = view.parse_legal_move(&mv).unwrap();
         let dealt = jieqibox_deal(&view, m, &mut seed);
         view.play(dealt);
         plies += 1;

@@ -394,3 +394,19 @@ fn a_jieqi_fen_makes_uci_play_jieqi_but_not_ucci() {
     );
     e.send("quit");
 }
+
+#[test]
+fn outcome_weights_count_the_ways_each_reveal_happens() {
+    // From the start each side has 15 unseen pieces: a face-down move's outcomes weigh
+    // 15 in all (5 of them a soldier), a face-down capture of a face-down piece 15 × 15.
+    let p = Position::start_position();
+    let total = |text: &str| -> (u32, usize) {
+        let (outs, n) = p.outcomes(p.parse_legal_move(text).unwrap());
+        (outs[..n].iter().map(|&o| p.outcome_weight(o)).sum(), n)
+    };
+    assert_eq!(total("b2b6"), (15, 6));
+    assert_eq!(total("b2b9"), (15 * 15, 36));
+    assert_eq!(total("e0e1"), (1, 1));
+    let pawn = p.parse_legal_move("b2b6P").unwrap();
+    assert_eq!(p.outcome_weight(pawn), 5);
+}
