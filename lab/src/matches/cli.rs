@@ -18,7 +18,7 @@ use std::time::Duration;
 /// The usage lines of `jiang-lab match`.
 pub const USAGE: &str = "jiang-lab match --engine KEY=VALUE... --engine KEY=VALUE... [--each KEY=VALUE...]\n    \
     (--nodes N | --depth N | --movetime MS | --tc BASE+INC | --tc MOVES/BASE+INC) [--games N]\n    \
-    [--openings FILE] [--colours pairs|a-to-move] [--shuffle --seed S] [--opening-offset K] [--concurrency N] [--variant xiangqi|fairychess|baroque|jieqi]\n    \
+    [--openings FILE] [--colours pairs|a-to-move] [--shuffle] [--seed S] [--opening-offset K] [--concurrency N] [--variant xiangqi|fairychess|baroque|jieqi]\n    \
     [--max-move-ms MS] [--margin-ms MS] [--draw-plies N] [--no-capture-plies N] [--ignore-resign]\n    \
     [--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05] [--pgn FILE] [--json FILE] [--log FILE] [--event NAME]\n    \
     [--startup-ms MS] [--ready-ms MS] [--stop-grace-ms MS] [--quiet]\n    \
@@ -143,6 +143,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         draw_plies: flags.get("draw-plies", 300)?,
         no_capture_plies: flags.get("no-capture-plies", 0)?,
         honour_resign: !flags.is_set("ignore-resign"),
+        deal_seed: flags.get("seed", 0)?,
     };
     let openings_path = flags.optional::<String>("openings")?;
     let mut openings = match &openings_path {

@@ -142,6 +142,9 @@ pub struct GameConfig {
     pub no_capture_plies: u32,
     /// Whether `bestmove M resign` ends the game.
     pub honour_resign: bool,
+    /// Mixed into the deal of every pair of games where a game hides pieces (Jieqi):
+    /// another seed, other deals.
+    pub deal_seed: u64,
 }
 
 /// What an engine's failure is counted as.
@@ -392,7 +395,8 @@ fn play(
     let variant = cfg.variant;
     rec.names = [red.spec.name.clone(), black.spec.name.clone()];
     // Both games of a pair (colours swapped) meet the same deal of Jieqi's hidden pieces.
-    let mut board = match variant.referee_dealt(&rec.start_fen, u64::from(rec.number.div_ceil(2))) {
+    let deal = u64::from(rec.number.div_ceil(2)) ^ cfg.deal_seed.rotate_left(32);
+    let mut board = match variant.referee_dealt(&rec.start_fen, deal) {
         Ok(b) => b,
         Err(e) => {
             rec.abort("bad start position", e);

@@ -185,6 +185,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<SpsaRun>, String> {
         draw_plies: flags.get("draw-plies", 300)?,
         no_capture_plies: 0,
         honour_resign: true,
+        deal_seed: 0,
     };
     let openings = match flags.optional::<String>("openings")? {
         Some(path) => {
