@@ -151,7 +151,8 @@ pub fn parse_legal_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
 }
 
 impl Position {
-    /// The legal moves as a player sees them (bare).
+    /// The legal moves as a player sees them (bare); none once a position has occurred
+    /// three times.
     pub fn legal_moves(&self) -> Vec<Move> {
         if self.game_end_by_repetition() {
             return Vec::new();
@@ -167,20 +168,13 @@ impl Position {
     }
 
     /// How the game stands: no legal move loses (checkmate or stalemate, as in Xiangqi);
-    /// the third occurrence of a position is a draw (jiang's simple repetition rule for
-    /// Jieqi: no perpetual-check or chase judgement yet).
+    /// then the rules of [`super::rules`]: the 60-move rule, the third occurrence of a
+    /// position judged by the Asian rules, dead material.
     pub fn game_end(&self) -> Option<GameEnd> {
-        if self.repetitions() >= 2 {
-            return Some(GameEnd {
-                result: "1/2-1/2".to_string(),
-                reason: "Threefold repetition".to_string(),
-                winner: None,
-            });
-        }
         let mut list = MoveList::new();
         self.generate(GenType::All, &mut list);
         if !list.is_empty() {
-            return None;
+            return self.rule_end();
         }
         let loser = self.side_to_move();
         let winner = loser.flip();
@@ -472,11 +466,7 @@ impl Game for Position {
         let color = if red { Color::Red } else { Color::Black };
         Some(Move::bare(from, to, color))
     }
-    fn rule_outcome(&self, _ply: usize, _judge_repetitions: bool) -> Option<Outcome> {
-        if self.repetitions() >= 1 {
-            Some(Outcome::Draw)
-        } else {
-            None
-        }
+    fn rule_outcome(&self, ply: usize, judge_repetitions: bool) -> Option<Outcome> {
+        Position::rule_outcome(self, ply, judge_repetitions)
     }
 }

@@ -14,7 +14,8 @@
 //! * A captured face-down piece is revealed to the capturer only (the FEN's captured
 //!   field holds the ones its writer knows).
 //! * Check, mate and stalemate (a side with no legal move loses) and the flying general
-//!   as in Xiangqi. Repetition: jiang's simple rule, the third occurrence is a draw.
+//!   as in Xiangqi. Repetition, perpetual check and chase, the 60-move rule and dead
+//!   material as jiang judges them in Xiangqi (the Asian rules): see [`rules`].
 //!
 //! See [`fen`] for the FEN (JieqiBox's), [`types::Move`] for the moves (ICCS with
 //! JieqiBox's reveal and capture letters), [`position::Position`] for the two kinds of
@@ -24,6 +25,7 @@
 pub mod fen;
 pub mod game_impl;
 pub mod position;
+pub mod rules;
 pub mod types;
 
 pub use fen::{JieqiFenError, START_FEN};

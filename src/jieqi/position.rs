@@ -76,6 +76,24 @@ struct Undo {
     halfmove: u32,
     key: u64,
     null: bool,
+    /// The 60-move rule's counters and whether the side to move was in check, before the
+    /// move.
+    rule60_count: u16,
+    checks: [u8; 2],
+    checked: bool,
+}
+
+/// A move of the game's record as the rule judge sees it ([`Position::past_move`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PastMove {
+    /// The key of the position the move was made in.
+    pub key_before: u64,
+    pub from: usize,
+    pub to: usize,
+    /// Whether the move gave check.
+    pub gave_check: bool,
+    /// Not a null move, a capture or a reveal: a move a repetition can span.
+    pub reversible: bool,
 }
 
 /// A Jieqi position as one player, or an all-seeing referee, knows it.
@@ -99,6 +117,13 @@ pub struct Position {
     pub(crate) fullmove: u32,
     pub(crate) kings: [u8; 2],
     pub(crate) key: u64,
+    /// The 60-move rule's count (see `rules`): plies since the last capture, but for
+    /// checks beyond a side's tenth and the replies to them.
+    pub(crate) rule60_count: u16,
+    /// Checks given by Red and by Black since the last capture.
+    pub(crate) checks: [u8; 2],
+    /// Whether the side to move is in check (kept by make and unmake).
+    pub(crate) checked: bool,
     history: Vec<Undo>,
 }
 
@@ -143,7 +168,7 @@ const fn forward(color: Color) -> i32 {
 /// Calls `f(to)` for every square the piece on `from` may move to by its movement rules
 /// (own pieces excluded, the king's safety not checked).
 #[inline(always)]
-fn for_targets(b: &[Cell; SQUARES], from: usize, mut f: impl FnMut(usize)) {
+pub(crate) fn for_targets(b: &[Cell; SQUARES], from: usize, mut f: impl FnMut(usize)) {
     let c = b[from];
     let color = cell_color(c);
     let mk = move_kind(c, from);
@@ -365,9 +390,13 @@ impl Position {
             fullmove,
             kings,
             key: 0,
+            rule60_count: halfmove.min(u32::from(u16::MAX)) as u16,
+            checks: [0; 2],
+            checked: false,
             history: Vec::new(),
         };
         p.key = p.compute_key();
+        p.checked = p.compute_in_check();
         p
     }
 
@@ -430,6 +459,11 @@ impl Position {
     /// Whether the side to move's king is attacked (or faces the enemy king).
     #[inline(always)]
     pub fn in_check(&self) -> bool {
+        self.checked
+    }
+
+    /// [`Position::in_check`] from the board.
+    fn compute_in_check(&self) -> bool {
         let us = self.side;
         attacked(
             &self.board,
@@ -652,6 +686,9 @@ impl Position {
             halfmove: self.halfmove,
             key: self.key,
             null: false,
+            rule60_count: self.rule60_count,
+            checks: self.checks,
+            checked: self.checked,
         };
         let mut key = self.key ^ cell_key(moved, from);
         let mut arriving = moved;
@@ -703,6 +740,9 @@ impl Position {
         self.side = us.flip();
         key ^= ZOBRIST.side;
         self.key = key;
+        let gives_check = self.compute_in_check();
+        self.advance_rule60(captured != 0, gives_check);
+        self.checked = gives_check;
         self.history.push(undo);
     }
 
@@ -718,6 +758,9 @@ impl Position {
         }
         self.halfmove = u.halfmove;
         self.key = u.key;
+        self.rule60_count = u.rule60_count;
+        self.checks = u.checks;
+        self.checked = u.checked;
         if u.null {
             return;
         }
@@ -750,19 +793,26 @@ impl Position {
             halfmove: self.halfmove,
             key: self.key,
             null: true,
+            rule60_count: self.rule60_count,
+            checks: self.checks,
+            checked: self.checked,
         });
         if self.side == Color::Black {
             self.fullmove += 1;
         }
         self.side = self.side.flip();
         self.key ^= ZOBRIST.side;
+        self.checked = self.compute_in_check();
     }
 
     /// How often the current position occurred before, back to the last capture or
-    /// reveal (neither can be undone) or the start of the recorded moves.
+    /// reveal (neither can be undone), null move or the start of the recorded moves.
     pub fn repetitions(&self) -> usize {
         let mut n = 0;
         for u in self.history.iter().rev() {
+            if u.null {
+                break;
+            }
             if u.key == self.key {
                 n += 1;
             }
@@ -771,6 +821,28 @@ impl Position {
             }
         }
         n
+    }
+
+    /// The move `back` plies ago (1: the last one), for the rule judge; `None` beyond the
+    /// recorded moves.
+    pub(crate) fn past_move(&self, back: usize) -> Option<PastMove> {
+        let n = self.history.len();
+        if back == 0 || back > n {
+            return None;
+        }
+        let u = &self.history[n - back];
+        let gave_check = if back == 1 {
+            self.checked
+        } else {
+            self.history[n - back + 1].checked
+        };
+        Some(PastMove {
+            key_before: u.key,
+            from: u.from as usize,
+            to: u.to as usize,
+            gave_check,
+            reversible: !u.null && u.captured == 0 && !is_hidden(u.moved),
+        })
     }
 
     /// Whether the last move was a null move.
