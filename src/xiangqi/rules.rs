@@ -76,25 +76,14 @@
 use super::bitboard::{Bitboard, HALF};
 use super::position::{Position, StateInfo};
 use super::types::{Color, PieceKind, Square};
+use crate::common::asian_rules::judge_repetition;
 use crate::game::Outcome;
 use std::fmt;
 
-/// Plies of the 60-move rule's count after which the game is drawn.
-pub const RULE60_PLIES: u16 = 120;
-
-/// Checks per side (since the last capture) that advance the 60-move count.
-pub const FREE_CHECKS: u8 = 10;
+pub use crate::common::asian_rules::{FREE_CHECKS, RULE60_PLIES};
 
 /// How a repetition is judged.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum RepetitionVerdict {
-    /// Nobody, or both sides, violated the rules: a draw.
-    Draw,
-    /// That side checked with every move of the span and loses.
-    PerpetualCheck(Color),
-    /// That side chased (or alternately checked and chased) and loses.
-    PerpetualChase(Color),
-}
+pub type RepetitionVerdict = crate::common::asian_rules::RepetitionVerdict<Color>;
 
 /// Why a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -328,17 +317,11 @@ impl Position {
             let mover = if back % 2 == 0 { them } else { us };
             always_checked[mover.index()] &= self.state_back(back).checkers.any();
         }
-        match (always_checked[us.index()], always_checked[them.index()]) {
-            (true, false) => return RepetitionVerdict::PerpetualCheck(us),
-            (false, true) => return RepetitionVerdict::PerpetualCheck(them),
-            (true, true) => return RepetitionVerdict::Draw,
-            (false, false) => {}
-        }
-        match self.perpetual_chasers(span) {
-            [true, false] => RepetitionVerdict::PerpetualChase(Color::Red),
-            [false, true] => RepetitionVerdict::PerpetualChase(Color::Black),
-            _ => RepetitionVerdict::Draw,
-        }
+        judge_repetition(
+            always_checked,
+            || self.perpetual_chasers(span),
+            Color::from_index,
+        )
     }
 
     /// For Red and Black: whether that side newly attacked one and the same enemy piece,
