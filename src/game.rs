@@ -211,6 +211,9 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn perft_unmake(&mut self, m: Self::Move, undo: Self::Undo);
 }
 
+/// The most outcomes one chance event has ([`Game::chance_outcomes`]).
+pub const MAX_CHANCE_OUTCOMES: usize = 8;
+
 /// Rules, move generation and evaluation of a two-player game, as the search needs them.
 ///
 /// Games with king capture instead of checkmate (fairy chess, Baroque) fit as follows:
@@ -232,6 +235,9 @@ pub trait Game: Rules {
     /// default nothing short of a mate counts as decided.
     const DECIDED_SCORE: i32 = i32::MAX;
 
+    /// Whether some moves are chance events ([`Game::chance_outcomes`]).
+    const HAS_CHANCE: bool = false;
+
     /// Zobrist key of the position (side to move included).
     fn key(&self) -> u64;
     /// The key the position will have after the legal move `m`, where the game can tell
@@ -240,6 +246,19 @@ pub trait Game: Rules {
     #[inline(always)]
     fn key_after(&self, _m: Self::Move) -> Option<u64> {
         None
+    }
+    /// The outcomes of the legal move `m` when the side to move cannot foresee what it
+    /// will do (Jieqi: what a face-down piece turns out to be), each as the move that
+    /// makes it happen and its weight (how many ways it happens), written to `out`; the
+    /// count. 0 or 1: no chance event, `m` is played as it is. Only asked where
+    /// [`Game::HAS_CHANCE`].
+    fn chance_outcomes(
+        &self,
+        m: Self::Move,
+        out: &mut [(Self::Move, u32); MAX_CHANCE_OUTCOMES],
+    ) -> usize {
+        let _ = (m, out);
+        0
     }
     /// 0 or 1: the side to move.
     fn side_index(&self) -> usize;

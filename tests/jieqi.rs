@@ -410,3 +410,50 @@ fn outcome_weights_count_the_ways_each_reveal_happens() {
     let pawn = p.parse_legal_move("b2b6P").unwrap();
     assert_eq!(p.outcome_weight(pawn), 5);
 }
+
+#[test]
+fn a_reveal_at_the_root_is_valued_over_its_outcomes_not_by_one_draw() {
+    // Red's face-down piece on a0 moves as a chariot. a0a9 mates if it turns out to be
+    // a chariot (1 of the 8 pieces Red has unseen; Black's king on d9 is boxed in by
+    // its own soldiers), and leaves a loose advisor or soldier on a9 otherwise; i0i6
+    // wins a horse for sure. Among these placements of a black soldier
+    // (which only changes the position's key), take one where the search's own
+    // deterministic draw for a0a9 is the chariot: a search that trusted its one draw
+    // would see a mate in one there and play it.
+    let rook = Kind::Rook as u8;
+    let fen = (3..=7)
+        .flat_map(|rank| (1..=6).map(move |file| (rank, file)))
+        .map(|(rank, file)| {
+            let row = |r: usize| match r {
+                9 => "3kp4".to_string(),
+                8 => "3p5".to_string(),
+                6 if rank == 6 => format!("{file}p{}n", 7 - file),
+                6 => "8n".to_string(),
+                0 => "X3K3R".to_string(),
+                r if r == rank => format!("{file}p{}", 8 - file),
+                _ => "9".to_string(),
+            };
+            let rows: Vec<String> = (0..=9).rev().map(row).collect();
+            format!("{} w R1A2P5 - 0 1", rows.join("/"))
+        })
+        .find(|fen| {
+            let p = pos(fen);
+            let reveal = p.parse_legal_move("a0a9").unwrap();
+            p.resolved(reveal).reveal == rook
+        })
+        .expect("no placement draws the chariot");
+    // The mate is there if the chariot comes.
+    let mut mated = pos(&fen);
+    mated.play(mated.parse_legal_move("a0a9R").unwrap());
+    assert!(mated.legal_moves().is_empty(), "{fen}");
+
+    let mut e = engine::Engine::start();
+    e.send("uci");
+    e.expect_line("uciok", engine::SLOW, |l| l == "uciok");
+    e.send("setoption name UCI_Variant value jieqi");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 6");
+    let (mv, lines) = e.bestmove(Duration::from_secs(20));
+    assert_eq!(mv, "i0i6", "{fen}: {lines:?}");
+    e.send("quit");
+}

@@ -8,14 +8,16 @@
 //! is not the sample's: the evaluation values a face-down piece, and a piece the search
 //! revealed by such a draw ([`DRAWN`]), at the average of its side's pool, so the search
 //! does not prefer a move for the lucky kind it happened to draw — the simple
-//! expectation over the reveal. A face-down piece the search captures stays unknown
-//! (the capturer's own knowledge is not modelled), and the opponent is assumed to know
-//! no more than the position shows.
+//! expectation over the reveal. Where the draw made a move decisive (a win) near the
+//! root, the search checks it over every kind the pool holds ([`Game::chance_outcomes`],
+//! a Star1 chance node): a mate that only a chariot would give is no mate. A face-down
+//! piece the search captures stays unknown (the capturer's own knowledge is not
+//! modelled), and the opponent is assumed to know no more than the position shows.
 
 use super::position::Position;
 use super::types::*;
 use crate::common::{FenError, MoveError};
-use crate::game::{Game, GameEnd, GenType, Outcome, Rules};
+use crate::game::{Game, GameEnd, GenType, Outcome, Rules, MAX_CHANCE_OUTCOMES};
 use crate::movelist::MoveList;
 
 /// Values of the face-up kinds ([`Kind::ALL`] order). A revealed advisor or elephant is
@@ -376,9 +378,17 @@ impl Game for Position {
     /// and each `go` after the first spent 0.5-0.8 s halving it.
     const HISTORY_SIZE: usize = 2 * 14 * 90;
 
+    const HAS_CHANCE: bool = true;
+
     #[inline(always)]
     fn key(&self) -> u64 {
         Position::key(self)
+    }
+    /// A move of a face-down piece whose kind the side to move does not know: one
+    /// outcome per kind in its pool, weighed by the count. The capture of an unknown
+    /// face-down piece is left unknown (the capturer's knowledge is not modelled).
+    fn chance_outcomes(&self, m: Move, out: &mut [(Move, u32); MAX_CHANCE_OUTCOMES]) -> usize {
+        self.reveal_outcomes(m, out)
     }
     #[inline(always)]
     fn side_index(&self) -> usize {

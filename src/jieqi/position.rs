@@ -614,6 +614,34 @@ impl Position {
         (out, n)
     }
 
+    /// The reveals the bare move `m` can make, each with its weight (the pool's count
+    /// of that kind), into `out`; their number, 0 when `m` reveals nothing unknown (the
+    /// mover is face up, or its kind is known: full information). The capture of a
+    /// face-down piece stays unknown, as in the search's [`Position::resolved`]. The
+    /// heaviest come first.
+    pub fn reveal_outcomes(&self, m: Move, out: &mut [(Move, u32)]) -> usize {
+        let mover = self.board[m.from as usize];
+        if m.reveal != NONE || !is_hidden(mover) || cell_kind(mover) != NONE {
+            return 0;
+        }
+        let mut n = 0;
+        for (kind, &count) in self.pool[self.side.index()].iter().enumerate() {
+            if count > 0 && n < out.len() {
+                out[n] = (
+                    Move {
+                        reveal: kind as u8,
+                        ..m
+                    },
+                    u32::from(count),
+                );
+                n += 1;
+            }
+        }
+        // Heaviest first: the likeliest outcomes decide a chance node's bounds soonest.
+        out[..n].sort_unstable_by_key(|&(_, w)| std::cmp::Reverse(w));
+        n
+    }
+
     /// How many ways the outcome `o` (one of [`Position::outcomes`]) can happen: the
     /// pool's count of the kind it reveals times the victim's pool's count of the kind
     /// it captures (1 for what it does not tell). Outcomes weigh in proportion to it.

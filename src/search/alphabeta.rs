@@ -1,10 +1,11 @@
 //! One search thread: iterative deepening, root search, PVS and quiescence.
 
+use super::chance::{ChanceStep, ChanceWindow};
 use super::history::{history_bonus, History, MAX_PLY};
 use super::picker::MovePicker;
 use super::stats::stat;
 use super::{InfoCallback, Score, ScoreBound, SearchInfo, SearchResult, Shared, INFINITY};
-use crate::game::{Game, GenType, Outcome};
+use crate::game::{Game, GenType, Outcome, MAX_CHANCE_OUTCOMES};
 use crate::movelist::MoveList;
 use crate::tt::{Bound, TtEntry, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering;
@@ -513,6 +514,13 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             pos.unmake_move(m);
+            if G::HAS_CHANCE
+                && score > alpha
+                && score >= params::chance_win()
+                && params::chance_plies() > 0
+            {
+                score = self.verify_chance(pos, 0, m, new_depth, alpha, beta, score);
+            }
             if self.should_stop() {
                 return best;
             }
@@ -543,6 +551,75 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         best
+    }
+
+    /// A decisive score of `m` (a win, from the mover's view) in a PV node near the root,
+    /// checked where `m` is a chance event (Jieqi: a face-down piece whose kind nobody
+    /// knows): the search decided the event by one draw of its own, and a mate that
+    /// only that draw gives (a chariot in one case of eight) is no mate of the move. Its
+    /// score becomes the weighted mean over every outcome ([`Searcher::chance_node`]);
+    /// other moves keep the score their draw gave (measured: expanding every chance
+    /// event of a PV node cost more than it brought, `docs/MEASUREMENTS.md`, "Jieqi").
+    #[allow(clippy::too_many_arguments)]
+    fn verify_chance(
+        &mut self,
+        pos: &mut G,
+        ply: usize,
+        m: G::Move,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+    ) -> i32 {
+        let mut outcomes = [(m, 0u32); MAX_CHANCE_OUTCOMES];
+        let n = pos.chance_outcomes(m, &mut outcomes);
+        if n <= 1 || self.stopped {
+            return score;
+        }
+        self.chance_node(pos, ply, m, &outcomes[..n], depth, alpha, beta)
+    }
+
+    /// The score of the chance event `m` from the mover's view: the weighted mean of its
+    /// outcomes' scores, each counted within plus or minus `chance_win`, by Star1
+    /// ([`ChanceWindow`]). The line below it is not reported: it depends on the outcome.
+    #[allow(clippy::too_many_arguments)]
+    fn chance_node(
+        &mut self,
+        pos: &mut G,
+        ply: usize,
+        m: G::Move,
+        outcomes: &[(G::Move, u32)],
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        stat!(ChanceNode);
+        self.stack[ply].mv = Some(m);
+        self.stack[ply].hist_idx = pos.history_index(m);
+        let total = outcomes.iter().map(|&(_, w)| u64::from(w.max(1))).sum();
+        let mut node = ChanceWindow::new(alpha, beta, params::chance_win(), total, INFINITY);
+        let mut score = None;
+        for &(o, w) in outcomes {
+            let (a, b) = match node.next(w) {
+                ChanceStep::Search(a, b) => (a, b),
+                ChanceStep::Done(bound) => {
+                    score = Some(bound);
+                    break;
+                }
+            };
+            self.make(pos, o);
+            let v = -self.negamax::<true>(pos, depth, -b, -a, ply + 1, false);
+            pos.unmake_move(o);
+            if self.stopped {
+                return 0;
+            }
+            if let Some(bound) = node.record(v) {
+                score = Some(bound);
+                break;
+            }
+        }
+        self.pv_len[ply + 1] = ply + 1;
+        score.unwrap_or_else(|| node.mean_score())
     }
 
     fn update_pv(&mut self, ply: usize, m: G::Move) {
@@ -943,6 +1020,14 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             pos.unmake_move(m);
+            if G::HAS_CHANCE
+                && PV
+                && score > alpha
+                && score >= params::chance_win()
+                && ply < params::chance_plies() as usize
+            {
+                score = self.verify_chance(pos, ply, m, new_depth, alpha, beta, score);
+            }
             if self.stopped {
                 return 0;
             }

@@ -8,6 +8,7 @@
 
 mod alphabeta;
 pub mod book_move;
+pub mod chance;
 pub mod chooser;
 pub mod history;
 pub mod params;

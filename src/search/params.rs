@@ -133,6 +133,13 @@ search_params! {
     /// this much to spare is skipped.
     qsearch_delta_margin = 200, 50..=500;
 
+    /// Chance events (Jieqi's reveals), decided in the tree by the game's own draw: a
+    /// PV node within this many plies of the root (1: the root only) ...
+    chance_plies = 2, 0..=8;
+    /// ... checks a move the draw made worth this much or more over every outcome of
+    /// the event, each outcome counted within plus or minus this (a mate as this).
+    chance_win = 1500, 300..=30000;
+
     /// Time use on a clock (`timeman.rs`): the target grows by this many hundredths of
     /// itself for each recent change of the best move (changes fade by half an
     /// iteration).

@@ -29,6 +29,7 @@ pub enum Stat {
     SingularExt,
     MultiCut,
     CheckExt,
+    ChanceNode,
     FirstMoveCut,
     Cut,
     QDelta,
@@ -36,7 +37,7 @@ pub enum Stat {
 }
 
 /// All counters, in print order.
-pub const ALL: [Stat; 25] = [
+pub const ALL: [Stat; 26] = [
     Stat::Nodes,
     Stat::QNodes,
     Stat::TtHit,
@@ -58,6 +59,7 @@ pub const ALL: [Stat; 25] = [
     Stat::SingularExt,
     Stat::MultiCut,
     Stat::CheckExt,
+    Stat::ChanceNode,
     Stat::FirstMoveCut,
     Stat::Cut,
     Stat::QDelta,
