@@ -614,8 +614,8 @@ impl Position {
         (out, n)
     }
 
-    /// The reveals the bare move `m` can make, each with its weight (the pool's count
-    /// of that kind), into `out`; their number, 0 when `m` reveals nothing unknown (the
+    /// The reveals the bare move `m` can make, each with its weight
+    /// ([`Position::outcome_weight`]: the pool's count of that kind), into `out`; their number, 0 when `m` reveals nothing unknown (the
     /// mover is face up, or its kind is known: full information). The capture of a
     /// face-down piece stays unknown, as in the search's [`Position::resolved`]. The
     /// heaviest come first.
@@ -627,13 +627,11 @@ impl Position {
         let mut n = 0;
         for (kind, &count) in self.pool[self.side.index()].iter().enumerate() {
             if count > 0 && n < out.len() {
-                out[n] = (
-                    Move {
-                        reveal: kind as u8,
-                        ..m
-                    },
-                    u32::from(count),
-                );
+                let o = Move {
+                    reveal: kind as u8,
+                    ..m
+                };
+                out[n] = (o, self.outcome_weight(o));
                 n += 1;
             }
         }

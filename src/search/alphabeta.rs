@@ -514,13 +514,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             pos.unmake_move(m);
-            if G::HAS_CHANCE
-                && score > alpha
-                && score >= params::chance_win()
-                && params::chance_plies() > 0
-            {
-                score = self.verify_chance(pos, 0, m, new_depth, alpha, beta, score);
-            }
+            score = self.checked_chance::<true>(pos, 0, m, new_depth, alpha, beta, score);
             if self.should_stop() {
                 return best;
             }
@@ -553,15 +547,18 @@ impl<'a, G: Game> Searcher<'a, G> {
         best
     }
 
-    /// A decisive score of `m` (a win, from the mover's view) in a PV node near the root,
-    /// checked where `m` is a chance event (Jieqi: a face-down piece whose kind nobody
-    /// knows): the search decided the event by one draw of its own, and a mate that
-    /// only that draw gives (a chariot in one case of eight) is no mate of the move. Its
-    /// score becomes the weighted mean over every outcome ([`Searcher::chance_node`]);
-    /// other moves keep the score their draw gave (measured: expanding every chance
-    /// event of a PV node cost more than it brought, `docs/MEASUREMENTS.md`, "Jieqi").
+    /// The score `m` got at `ply` (searched with `alpha`, `beta`), checked where it is a
+    /// win in a PV node within `chance_plies` of the root and `m` is a chance event
+    /// (Jieqi: a face-down piece whose kind nobody knows): the search decided the event
+    /// by one draw of its own, and a mate that only that draw gives (a chariot in one
+    /// case of eight) is no mate of the move. Its score becomes the weighted mean over
+    /// every outcome ([`Searcher::chance_node`]); other moves keep the score their draw
+    /// gave (measured: expanding every chance event of a PV node cost more than it
+    /// brought, `docs/MEASUREMENTS.md`, "Jieqi"). Nothing at all for games without
+    /// chance events.
     #[allow(clippy::too_many_arguments)]
-    fn verify_chance(
+    #[inline(always)]
+    fn checked_chance<const PV: bool>(
         &mut self,
         pos: &mut G,
         ply: usize,
@@ -571,9 +568,18 @@ impl<'a, G: Game> Searcher<'a, G> {
         beta: i32,
         score: i32,
     ) -> i32 {
+        if !(G::HAS_CHANCE
+            && PV
+            && score > alpha
+            && score >= params::chance_win()
+            && ply < params::chance_plies() as usize
+            && !self.stopped)
+        {
+            return score;
+        }
         let mut outcomes = [(m, 0u32); MAX_CHANCE_OUTCOMES];
         let n = pos.chance_outcomes(m, &mut outcomes);
-        if n <= 1 || self.stopped {
+        if n <= 1 {
             return score;
         }
         self.chance_node(pos, ply, m, &outcomes[..n], depth, alpha, beta)
@@ -1020,14 +1026,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             pos.unmake_move(m);
-            if G::HAS_CHANCE
-                && PV
-                && score > alpha
-                && score >= params::chance_win()
-                && ply < params::chance_plies() as usize
-            {
-                score = self.verify_chance(pos, ply, m, new_depth, alpha, beta, score);
-            }
+            score = self.checked_chance::<PV>(pos, ply, m, new_depth, alpha, beta, score);
             if self.stopped {
                 return 0;
             }

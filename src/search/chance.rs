@@ -14,9 +14,8 @@
 pub struct ChanceWindow {
     alpha: i64,
     beta: i64,
-    /// The least and the most an outcome's score counts as.
-    lowest: i64,
-    highest: i64,
+    /// An outcome's score counts within `±win`.
+    win: i64,
     total: i64,
     /// The weighted sum of the outcomes searched.
     known: i64,
@@ -47,8 +46,7 @@ impl ChanceWindow {
         ChanceWindow {
             alpha: i64::from(alpha),
             beta: i64::from(beta),
-            lowest: -win,
-            highest: win,
+            win,
             total: total.max(1) as i64,
             known: 0,
             rest: total.max(1) as i64,
@@ -70,40 +68,40 @@ impl ChanceWindow {
         self.weight = w;
         // This outcome's score at or below `low` keeps the mean at or below alpha
         // whatever the rest; at or above `high` keeps it at or above beta.
-        self.low = (self.alpha * self.total - self.known - self.highest * self.rest).div_euclid(w);
+        self.low = (self.alpha * self.total - self.known - self.win * self.rest).div_euclid(w);
         self.high =
-            -(-(self.beta * self.total - self.known - self.lowest * self.rest)).div_euclid(w);
-        if self.low >= self.highest {
+            -(-(self.beta * self.total - self.known - (-self.win) * self.rest)).div_euclid(w);
+        if self.low >= self.win {
             return ChanceStep::Done(
-                self.mean(self.known + (w + self.rest) * self.highest)
+                self.mean(self.known + (w + self.rest) * self.win)
                     .min(self.alpha as i32),
             );
         }
-        if self.high <= self.lowest {
+        if self.high <= (-self.win) {
             return ChanceStep::Done(
-                self.mean(self.known + (w + self.rest) * self.lowest)
+                self.mean(self.known + (w + self.rest) * (-self.win))
                     .max(self.beta as i32),
             );
         }
         ChanceStep::Search(
-            self.low.max(self.lowest - 1) as i32,
-            self.high.min(self.highest + 1) as i32,
+            self.low.max(-self.win - 1) as i32,
+            self.high.min(self.win + 1) as i32,
         )
     }
 
     /// Takes the score the last outcome's search returned (fail-soft within the window
     /// [`ChanceWindow::next`] gave); `Some(bound)` when that decides the node.
     pub fn record(&mut self, score: i32) -> Option<i32> {
-        let v = i64::from(score).clamp(self.lowest, self.highest);
+        let v = i64::from(score).clamp(-self.win, self.win);
         if v <= self.low {
             return Some(
-                self.mean(self.known + self.weight * v + self.rest * self.highest)
+                self.mean(self.known + self.weight * v + self.rest * self.win)
                     .min(self.alpha as i32),
             );
         }
         if v >= self.high {
             return Some(
-                self.mean(self.known + self.weight * v + self.rest * self.lowest)
+                self.mean(self.known + self.weight * v + self.rest * (-self.win))
                     .max(self.beta as i32),
             );
         }
