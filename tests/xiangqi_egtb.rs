@@ -20,86 +20,24 @@ use jiang::request::SearchRequest;
 use jiang::search::{search, Score, SearchControl};
 use jiang::tt::TranspositionTable;
 use jiang::xiangqi::egtb::ending::Ending;
-use jiang::xiangqi::egtb::format::{self, FormatError, Header, NO_POSITION};
+use jiang::xiangqi::egtb::format::{self, FormatError, Header};
 use jiang::xiangqi::egtb::index::{entries, placement};
 use jiang::xiangqi::egtb::solve::solve;
+use jiang::xiangqi::egtb::verify::check_table;
 use jiang::xiangqi::egtb::{Table, TbValue};
 use jiang::xiangqi::Position;
 use std::collections::HashMap;
 
-/// Checks every index value of `e` against its successors.
-fn check_consistent(tables: &HashMap<Ending, Table>, e: Ending) -> [usize; 3] {
-    let t = &tables[&e];
-    let mut counts = [0usize; 3];
-    for i in 0..entries(e) {
-        let byte = t.byte(i).unwrap();
-        let pos = placement(e, i).and_then(|p| Position::from_pieces(p.pieces(), p.side).ok());
-        let Some(mut pos) = pos else {
-            assert_eq!(byte, NO_POSITION, "{e} {i}: no position, yet a value");
-            continue;
-        };
-        let v = TbValue::from_byte(byte)
-            .unwrap_or_else(|| panic!("{e} {i} {}: a position without value", pos.to_fen()));
-        let mut children = Vec::new();
-        for m in pos.legal_moves().iter().copied().collect::<Vec<_>>() {
-            pos.make_move(m);
-            let c = egtb::value(tables, &pos)
-                .unwrap_or_else(|| panic!("{e}: successor {} unknown", pos.to_fen()));
-            children.push(c);
-            pos.unmake_move(m);
-        }
-        let fen = pos.to_fen();
-        let fastest_loss = children
-            .iter()
-            .filter_map(|c| match c {
-                TbValue::Loss(k) => Some(*k),
-                _ => None,
-            })
-            .min();
-        let all_wins = children.iter().all(|c| matches!(c, TbValue::Win(_)));
-        match v {
-            TbValue::Win(d) => {
-                counts[0] += 1;
-                assert_eq!(fastest_loss, Some(d - 1), "{e} {fen}: win in {d}");
-            }
-            TbValue::Loss(d) => {
-                counts[2] += 1;
-                assert!(all_wins, "{e} {fen}: loss with a move that does not lose");
-                let slowest = children
-                    .iter()
-                    .map(|c| match c {
-                        TbValue::Win(k) => *k + 1,
-                        _ => 0,
-                    })
-                    .max()
-                    .unwrap_or(0);
-                assert_eq!(slowest, d, "{e} {fen}: loss in {d}");
-            }
-            TbValue::Draw => {
-                counts[1] += 1;
-                assert!(
-                    fastest_loss.is_none(),
-                    "{e} {fen}: draw with a winning move"
-                );
-                assert!(
-                    !children.is_empty() && !all_wins,
-                    "{e} {fen}: draw without a drawing move"
-                );
-            }
-        }
-    }
-    counts
-}
-
 #[test]
 fn every_value_is_the_best_of_its_successors() {
     let names = [
-        "KRK", "KHK", "KCK", "KPK", "KRKA", "KHKA", "KPKE", "KCAK", "KCAKA",
+        "KRK", "KHK", "KCK", "KPK", "KRKA", "KHKA", "KPKE", "KCAK", "KCAKA", "KHKP", "KPKP",
+        "KRKH", "KHKH",
     ];
     let (_, tables) = egtb::build("consistency", &names);
     for name in names {
         let e = Ending::parse(name).unwrap();
-        let [w, d, l] = check_consistent(&tables, e);
+        let [w, d, l] = check_table(&tables, e).unwrap_or_else(|why| panic!("{why}"));
         // Every ending has positions; only the cannon without a screen never wins.
         assert!(w + d + l > 1000, "{name}");
         if name != "KCK" {
@@ -115,7 +53,7 @@ fn every_value_is_the_best_of_its_successors() {
         for i in 0..entries(e) / 2 {
             match t.value(i) {
                 Some(TbValue::Win(_)) => strong[0] += 1,
-                Some(TbValue::Draw) => strong[1] += 1,
+                Some(TbValue::Draw | TbValue::RuleDraw { .. }) => strong[1] += 1,
                 Some(TbValue::Loss(_)) => strong[2] += 1,
                 None => {}
             }
@@ -215,6 +153,74 @@ fn the_search_without_tables_agrees_with_them() {
         checked_wins > 20,
         "only {checked_wins} short wins among the samples"
     );
+}
+
+/// Chariot against horse: the draws the horse is not proved to hold (it can only keep
+/// checking) are lost by the rules, and only by them: the search with the rule judge is
+/// mated there, without it is not; the draws both sides hold stay draws either way.
+#[test]
+fn a_draw_held_only_by_perpetual_check_is_lost_by_the_rules() {
+    let (_, tables) = egtb::build("rules", &["KRKH"]);
+    let e = Ending::parse("KRKH").unwrap();
+    let t = &tables[&e];
+    let (mut unproved, mut held) = (Vec::new(), Vec::new());
+    let (mut seen_unproved, mut seen_held) = (0, 0);
+    for i in entries(e) / 2..entries(e) {
+        let Some(pos) =
+            placement(e, i).and_then(|p| Position::from_pieces(p.pieces(), p.side).ok())
+        else {
+            continue;
+        };
+        match t.value(i) {
+            Some(TbValue::RuleDraw {
+                mover_holds: false,
+                other_holds: true,
+            }) => {
+                seen_unproved += 1;
+                if seen_unproved % 97 == 1 && unproved.len() < 6 {
+                    unproved.push(pos);
+                }
+            }
+            Some(TbValue::Draw) if !pos.legal_moves().is_empty() => {
+                seen_held += 1;
+                if seen_held % 89 == 1 && held.len() < 6 {
+                    held.push(pos);
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(seen_unproved > 100, "{seen_unproved} unproved draws");
+    assert_eq!((unproved.len(), held.len()), (6, 6));
+    let tt = TranspositionTable::new(16);
+    let score = |pos: &Position, judge: bool| {
+        tt.clear();
+        let control = SearchControl::new(None, None, false);
+        let limits = SearchRequest {
+            depth: Some(16),
+            judge_repetitions: judge,
+            ..SearchRequest::default()
+        };
+        Score::from_internal(search(pos, &limits, &tt, &control, &|_| {}).score)
+    };
+    for pos in &unproved {
+        let fen = pos.to_fen();
+        assert!(
+            matches!(score(pos, true), Score::Mate(n) if n <= 0),
+            "{fen}: the horse's perpetual check should lose"
+        );
+        assert!(
+            !matches!(score(pos, false), Score::Mate(_)),
+            "{fen}: with every repetition a draw it is no loss"
+        );
+    }
+    for pos in &held {
+        assert!(
+            !matches!(score(pos, true), Score::Mate(_)),
+            "{}: a draw both sides hold",
+            pos.to_fen()
+        );
+    }
 }
 
 #[test]

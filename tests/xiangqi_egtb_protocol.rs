@@ -21,10 +21,10 @@ use std::sync::Mutex;
 
 type Tables = HashMap<Ending, Table>;
 
-/// KRK, KHKA and what they capture into, built once for this binary.
+/// KRK, KHKA, KRKH and what they capture into, built once for this binary.
 fn tables() -> &'static (PathBuf, Tables) {
     static T: once_cell::sync::Lazy<(PathBuf, Tables)> =
-        once_cell::sync::Lazy::new(|| egtb::build("protocol", &["KRK", "KHKA"]));
+        once_cell::sync::Lazy::new(|| egtb::build("protocol", &["KRK", "KHKA", "KRKH"]));
     &T
 }
 
@@ -150,6 +150,67 @@ fn uci_option_loads_tables_and_the_search_plays_the_fastest_win() {
     e.send("go depth 3");
     let (_, lines) = e.bestmove(SLOW);
     assert_eq!(score_mate(&lines), None, "{lines:?}");
+}
+
+/// Chariot against horse, an attacker on each side: the table's fastest win is played
+/// and scored as its mate; a draw the horse holds only by checking perpetually is shown
+/// as such by `d`, and the search, not the table, answers there: its rule judge finds the
+/// horse lost.
+#[test]
+fn an_attacker_on_each_side_wins_by_the_table_and_rule_draws_are_searched() {
+    let (dir, tables) = tables();
+    let e = Ending::parse("KRKH").unwrap();
+    let mut eng = Engine::start();
+    eng.send("uci");
+    eng.read_until("uciok", SLOW);
+    eng.send(&format!("setoption name EgtbPath value {}", dir.display()));
+    let said = eng.sync(SLOW);
+    assert!(said[0].contains(" KRKH"), "{said:?}");
+
+    let (pos, d) = longest_win(tables, e);
+    let optimal = optimal_moves(tables, &pos);
+    eng.send(&format!("position fen {}", pos.to_fen()));
+    eng.send("go depth 3");
+    let (best, lines) = eng.bestmove(SLOW);
+    assert!(
+        optimal.contains(&best),
+        "{}: {best} not in {optimal:?}",
+        pos.to_fen()
+    );
+    assert_eq!(score_mate(&lines), Some((d as i32 + 1) / 2), "{lines:?}");
+
+    let t = &tables[&e];
+    let rule_draw = (entries(e) / 2..entries(e))
+        .find_map(|i| {
+            let v = t.value(i)?;
+            let unproved = matches!(
+                v,
+                TbValue::RuleDraw {
+                    mover_holds: false,
+                    ..
+                }
+            );
+            let p = placement(e, i)?;
+            let pos = Position::from_pieces(p.pieces(), p.side).ok()?;
+            (unproved && !pos.legal_moves().is_empty()).then_some(pos)
+        })
+        .expect("a draw the horse does not hold by the rules");
+    eng.send(&format!("position fen {}", rule_draw.to_fen()));
+    eng.send("d");
+    let shown = eng.sync(SLOW);
+    assert!(
+        shown.iter().any(|l| l.contains(
+            "tablebase: draw if repetitions are drawn (the repetition rules may decide)"
+        )),
+        "{shown:?}"
+    );
+    eng.send("go depth 16");
+    let (_, lines) = eng.bestmove(SLOW);
+    assert!(
+        score_mate(&lines).is_some_and(|n| n < 0),
+        "{}: {lines:?}",
+        rule_draw.to_fen()
+    );
 }
 
 #[test]

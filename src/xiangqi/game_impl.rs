@@ -61,6 +61,8 @@ impl Rules for Position {
             TbValue::Win(d) => (Outcome::Win, d),
             TbValue::Draw => (Outcome::Draw, 0),
             TbValue::Loss(d) => (Outcome::Loss, d),
+            // Not a verdict: the repetition rules may decide (`d` says so in words).
+            TbValue::RuleDraw { .. } => return None,
         };
         Some(TableVerdict {
             outcome,
@@ -260,7 +262,9 @@ impl Game for Position {
     /// 60-move rule's count leaves (counted as if no capture came first) is not taken
     /// from the table: the search goes on there and the rule judges. Under the AlphaChess
     /// house rules (no fourth check running by one piece, their own move limit) the
-    /// tables' lines need not be legal, and they are not used.
+    /// tables' lines need not be legal, and they are not used. A draw that a side is not
+    /// proved to hold under the repetition rules is no answer either: the search goes on
+    /// and the rule judge sees the repetitions.
     #[inline(always)]
     fn solved(&self, _ply: usize) -> Option<(Outcome, i32)> {
         let v = super::egtb::probe(self)?;

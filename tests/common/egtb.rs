@@ -6,8 +6,7 @@
 use jiang::xiangqi::egtb::ending::Ending;
 use jiang::xiangqi::egtb::format::{self, Header};
 use jiang::xiangqi::egtb::solve::solve_with_successors;
-use jiang::xiangqi::egtb::{file_name, index, Table, TbValue};
-use jiang::xiangqi::Position;
+use jiang::xiangqi::egtb::{file_name, Table};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -44,12 +43,6 @@ pub fn build(tag: &str, names: &[&str]) -> (PathBuf, HashMap<Ending, Table>) {
 }
 
 /// The value of `pos` in `tables` for its side to move, looked up by hand (not through
-/// the engine's loaded set): `Some(Draw)` for dead material, `None` outside the tables.
-pub fn value(tables: &HashMap<Ending, Table>, pos: &Position) -> Option<TbValue> {
-    if pos.is_dead_material() {
-        return Some(TbValue::Draw);
-    }
-    let p = jiang::xiangqi::egtb::placement_of_position(pos)?;
-    let (e, i) = index::locate(&p)?;
-    tables.get(&e)?.value(i)
-}
+/// the engine's loaded set).
+#[allow(unused_imports)]
+pub use jiang::xiangqi::egtb::verify::value;

@@ -37,6 +37,7 @@ fn the_state_carries_the_tables_verdict() {
             TbValue::Win(d) => ("win", d),
             TbValue::Loss(d) => ("loss", d),
             TbValue::Draw => ("draw", 0),
+            other => panic!("{fen}: KRK has no {other}"),
         };
         let st = set_fen(&s, id, fen);
         assert_eq!(

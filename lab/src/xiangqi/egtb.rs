@@ -5,7 +5,7 @@
 //! results, longest mate, raw and compressed size and the time it took.
 
 use jiang::xiangqi::egtb::ending::Ending;
-use jiang::xiangqi::egtb::format::{self, Header, FLAG_DEFENDER_CHASES};
+use jiang::xiangqi::egtb::format::{self, Header, FLAG_RULE_DRAWS};
 use jiang::xiangqi::egtb::solve::{solve_with_successors, Solved};
 use jiang::xiangqi::egtb::{file_name, index, read_table};
 use std::collections::HashMap;
@@ -14,18 +14,24 @@ use std::path::{Path, PathBuf};
 /// Usage of `jiang-lab egtb`.
 pub const USAGE: &str =
     "jiang-lab egtb build ENDING|GROUP... --out DIR [--force] | probe-bench DIR\n    \
-    | sample ENDING... --tables DIR [--won N] [--drawn N] [--min-dtm D] [--seed S]\n    \
+    | sample ENDING... --tables DIR [--won N] [--drawn N] [--unproved N] [--min-dtm D] [--seed S]\n    \
     | search-check ENDING|GROUP... --tables DIR [--positions N] [--seed S] [--threads T]\n    \
-endgame tables: solve each ending (KRK, KHKAA, KCAEKEE, ...; GROUP: one-attacker-N, the\n    \
-endings of one attacker with at most N pieces in all, kings included; one-attacker-small =\n    \
-one-attacker-5; one-attacker = all 324) and the endings its captures lead to, and write\n    \
+    | verify ENDING|GROUP... --tables DIR [--threads T]\n    \
+endgame tables: solve each ending (KRK, KHKAA, KCAEKEE, KRKHA, ...; GROUP: one-attacker-N,\n    \
+the endings of one attacker with at most N pieces in all, kings included; one-attacker-small\n    \
+= one-attacker-5; one-attacker = all 324; two-attackers-N, an attacker on each side) and the\n    \
+endings its captures lead to, and write\n    \
 DIR/ENDING.jtb; tables already in DIR that check out are used, not rebuilt (--force:\n    \
 rebuild them). Prints a line per ending: positions, results, longest mate, sizes, time.\n    \
 probe-bench: loads DIR as the engine does and times probes of each table's positions.\n    \
+verify: every position of each table checked against its successors' values through the\n    \
+engine's own moves (jiang::xiangqi::egtb::verify); a line per ending, a failure on the first\n    \
+inconsistency.\n    \
 sample: random positions of the endings as EPD lines (FEN; c0 the table's verdict), N won\n    \
 with the attacker to move (mate in D to 119 plies, default D 11) and N drawn with the\n    \
-defender to move (defaults 50 each, spread over the endings): test positions for\n    \
-`jiang-lab match --colours a-to-move`.\n    \
+defender to move (defaults 50 each, spread over the endings), and N draws a side is not\n    \
+proved to hold under the repetition rules (default 0, that side to move): test positions\n    \
+for `jiang-lab match --colours a-to-move`.\n    \
 search-check: N random positions of each ending (default 1,000) searched without tables\n    \
 (depth 2d+4 where the table says mate in d <= 7 plies, else 6): every mate the search\n    \
 proves must be a table win no shorter than the table's, every mate it suffers a table\n    \
@@ -38,40 +44,52 @@ pub fn endings_of(name: &str) -> Result<Vec<Ending>, String> {
         return Ok(vec![e]);
     }
     let lower = name.to_ascii_lowercase();
-    let max = match lower.as_str() {
-        "one-attacker" => u32::MAX,
-        "one-attacker-small" => 5,
-        other => other
-            .strip_prefix("one-attacker-")
-            .and_then(|n| n.parse::<u32>().ok())
-            .ok_or_else(|| {
-                format!("'{name}' is neither an ending (KRKAA) nor a group (one-attacker-N)")
-            })?,
+    let unknown = || {
+        format!(
+            "'{name}' is neither an ending (KRKAA) nor a group (one-attacker-N, two-attackers-N)"
+        )
     };
-    Ok(Ending::all()
+    let (family, max) = match lower.as_str() {
+        "one-attacker" => (Ending::all(), u32::MAX),
+        "one-attacker-small" => (Ending::all(), 5),
+        "two-attackers" => (Ending::all_two(), u32::MAX),
+        other => {
+            let (family, n) = if let Some(n) = other.strip_prefix("one-attacker-") {
+                (Ending::all(), n)
+            } else if let Some(n) = other.strip_prefix("two-attackers-") {
+                (Ending::all_two(), n)
+            } else {
+                return Err(unknown());
+            };
+            (family, n.parse::<u32>().map_err(|_| unknown())?)
+        }
+    };
+    Ok(family
         .into_iter()
         .filter(|e| e.piece_count() <= max)
         .collect())
 }
 
-/// What the rules the solver leaves out could do to this ending, for the header.
-pub fn rules_note(e: Ending) -> (u16, String) {
+/// What the repetition rules and the 60-move rule do to this table, for the header.
+pub fn rules_note(s: &Solved) -> (u16, String) {
     let mut note = String::from(
-        "repetition: the solver counts every repetition as a draw. Only the strong side \
-         has a piece that can check; its won values are exact under the Asian rules \
-         (a mate by the shortest way never repeats a position, and the defender cannot \
-         force a repetition), and so are the defender's losses.",
+        "repetition: wins and losses are exact under the Asian rules (a mate by the \
+         shortest way never repeats a position). A draw (0) is held by both sides without \
+         a perpetual check or chase: each can keep the draw while playing, again and \
+         again, a move that neither checks nor newly attacks a piece in the chase sense.",
     );
     let mut flags = 0;
-    if e.weak.advisors + e.weak.elephants > 0 {
-        flags |= FLAG_DEFENDER_CHASES;
-        note.push_str(
-            " The weak side's advisors or elephants can attack the attacker: a draw may \
-             rest on a perpetual chase by them, which the Asian rules forbid (flag 1); \
-             such a draw could be a win for the strong side.",
-        );
+    let [strong, weak] = s.unproved_holds;
+    if strong + weak > 0 {
+        flags |= FLAG_RULE_DRAWS;
+        note.push_str(&format!(
+            " Draws a side is not proved to hold so (bytes 251-253, flag 1: its holds may \
+             all check or chase perpetually, which loses): {strong} positions for the strong \
+             side, {weak} for the weak side. The engine searches those instead of trusting \
+             the table."
+        ));
     } else {
-        note.push_str(" The weak side has a bare king, which may chase freely: draws are exact.");
+        note.push_str(" Every draw of this table is held so by both sides.");
     }
     note.push_str(
         "\n60-move rule: not applied by the solver; wins whose mate lies beyond 120 plies \
@@ -84,24 +102,24 @@ pub fn rules_note(e: Ending) -> (u16, String) {
 /// The header of a solved ending.
 pub fn header_of(s: &Solved) -> Header {
     let e = s.ending;
-    let (flags, rules) = rules_note(e);
-    let strong: String = e.to_string()[1..]
-        .split('K')
-        .next()
-        .unwrap_or("")
-        .to_string();
+    let (flags, rules) = rules_note(s);
+    let name = e.to_string();
+    let mut sides = name[1..].split('K');
+    let strong = sides.next().unwrap_or("").to_string();
+    let weak = sides.next().unwrap_or("").to_string();
     let notes = format!(
         "jiang endgame table {e}\n\
          pieces: strong side (Red as stored) K{strong}; weak side (Black as stored) K{weak}\n\
          index: scheme {scheme} (side to move, strong king on files d-e by the mirror, weak \
          king, attacker, defender combinations), {entries} entries\n\
          values: distance to mate in plies for the side to move (odd: it mates, even: it is \
-         mated), 0 draw, 255 no position\n\
+         mated), 0 draw, 251-253 draw that a side is not proved to hold under the \
+         repetition rules (251: the side to move, 252: the other, 253: neither), 255 no \
+         position\n\
          strong side to move: {sw} wins, {sd} draws, {sl} losses\n\
          weak side to move: {ww} wins, {wd} draws, {wl} losses\n\
          longest mate: {max} plies; wins beyond 120 plies: {beyond}\n\
          {rules}\n",
-        weak = e.weak,
         scheme = format::INDEX_SCHEME,
         entries = index::entries(e),
         sw = s.strong_to_move[0],
@@ -166,7 +184,8 @@ pub fn build(targets: &[Ending], out: &Path, force: bool) -> Result<Vec<String>,
         let positions: u64 = s.strong_to_move.iter().chain(&s.weak_to_move).sum();
         let line = format!(
             "{:<10} positions {:>10}  strong to move W/D/L {}/{}/{}  weak to move W/D/L {}/{}/{}  \
-             longest mate {:>3} plies  beyond 120: {}  raw {} B  file {} B  {:.2} s",
+             longest mate {:>3} plies  beyond 120: {}  draws unproved for strong/weak {}/{}  \
+             raw {} B  file {} B  {:.2} s",
             s.ending.to_string(),
             positions,
             s.strong_to_move[0],
@@ -177,6 +196,8 @@ pub fn build(targets: &[Ending], out: &Path, force: bool) -> Result<Vec<String>,
             s.weak_to_move[2],
             s.max_dtm,
             s.beyond_rule60,
+            s.unproved_holds[0],
+            s.unproved_holds[1],
             s.values.len(),
             bytes.len(),
             took.as_secs_f64()
@@ -210,6 +231,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             return Ok(());
         }
+        Some("verify") => {
+            for line in verify(&args[1..])? {
+                println!("{line}");
+            }
+            return Ok(());
+        }
         Some("sample") => {
             for line in sample(&args[1..])? {
                 println!("{line}");
@@ -222,7 +249,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
         _ => {
             return Err(format!(
-                "egtb: build, probe-bench, sample or search-check?\n{USAGE}"
+                "egtb: build, probe-bench, sample, search-check or verify?\n{USAGE}"
             ))
         }
     }
@@ -323,6 +350,7 @@ pub fn sample(args: &[String]) -> Result<Vec<String>, String> {
     let mut endings = Vec::new();
     let mut tables = None;
     let (mut won, mut drawn, mut min_dtm, mut seed) = (50usize, 50usize, 11u16, 1u64);
+    let mut unproved = 0usize;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
@@ -330,6 +358,7 @@ pub fn sample(args: &[String]) -> Result<Vec<String>, String> {
             "--tables" => tables = Some(PathBuf::from(value("--tables")?)),
             "--won" => won = parse_number(value("--won")?, "--won")?,
             "--drawn" => drawn = parse_number(value("--drawn")?, "--drawn")?,
+            "--unproved" => unproved = parse_number(value("--unproved")?, "--unproved")?,
             "--min-dtm" => min_dtm = parse_number(value("--min-dtm")?, "--min-dtm")?,
             "--seed" => seed = parse_number(value("--seed")?, "--seed")?,
             name => endings.extend(endings_of(name)?),
@@ -348,21 +377,23 @@ pub fn sample(args: &[String]) -> Result<Vec<String>, String> {
         // This ending's share of each kind: the first endings take the remainders.
         let share = |total: usize| total / k + usize::from(n < total % k);
         let (mut want_won, mut want_drawn) = (share(won), share(drawn));
+        let mut want_unproved = share(unproved);
         let size = index::entries(e);
         let mut tries = 0usize;
-        while (want_won > 0 || want_drawn > 0) && tries < 200 * size.min(1 << 20) {
+        while (want_won > 0 || want_drawn > 0 || want_unproved > 0)
+            && tries < 200 * size.min(1 << 20)
+        {
             tries += 1;
             let i = (rng.next_u64() % size as u64) as usize;
             let (Some(p), Some(v)) = (index::placement(e, i), table.value(i)) else {
                 continue;
             };
-            let attacker_to_move = p
-                .pieces()
-                .iter()
-                .any(|(piece, _)| piece.kind() == e.attacker && piece.color() == p.side);
+            // A placement has the strong side as Red.
+            let attacker_to_move = p.side == jiang::xiangqi::types::Color::Red;
             let keep = match v {
                 TbValue::Win(d) => attacker_to_move && d >= min_dtm && d < 120 && want_won > 0,
                 TbValue::Draw => !attacker_to_move && want_drawn > 0,
+                TbValue::RuleDraw { mover_holds, .. } => !mover_holds && want_unproved > 0,
                 TbValue::Loss(_) => false,
             };
             if !keep {
@@ -373,13 +404,15 @@ pub fn sample(args: &[String]) -> Result<Vec<String>, String> {
             };
             match v {
                 TbValue::Win(_) => want_won -= 1,
+                TbValue::RuleDraw { .. } => want_unproved -= 1,
                 _ => want_drawn -= 1,
             }
             lines.push(format!("{} ; c0 \"{e} {v}\"", pos.to_fen()));
         }
-        if want_won > 0 || want_drawn > 0 {
+        if want_won > 0 || want_drawn > 0 || want_unproved > 0 {
             return Err(format!(
-                "{e}: found too few positions ({want_won} won and {want_drawn} drawn missing)"
+                "{e}: found too few positions ({want_won} won, {want_drawn} drawn and \
+                 {want_unproved} unproved draws missing)"
             ));
         }
     }
@@ -401,6 +434,10 @@ struct SearchCheck {
     short_wins_longer: Vec<String>,
     search_mates: usize,
     search_mated: usize,
+    /// Draws a side is not proved to hold under the repetition rules, and those of them
+    /// the search (whose rule judge sees the repetitions) finds that side losing.
+    rule_draws: usize,
+    rule_losses_found: usize,
     disagreements: Vec<String>,
 }
 
@@ -436,6 +473,7 @@ fn search_check_ending(
         }
         c.positions += 1;
         c.table_wins += usize::from(matches!(v, TbValue::Win(_)));
+        c.rule_draws += usize::from(matches!(v, TbValue::RuleDraw { .. }));
         let short_win = matches!(v, TbValue::Win(d) if d <= 7);
         // Quiet mating moves are reduced and pruned: twice the distance and more.
         let depth = match v {
@@ -468,6 +506,27 @@ fn search_check_ending(
                     }
                     None
                 }
+            }
+            // A repetition the rules make a loss for a side whose hold is not proved.
+            (
+                Score::Mate(n),
+                TbValue::RuleDraw {
+                    other_holds: false, ..
+                },
+            ) if n > 0 => {
+                c.search_mates += 1;
+                c.rule_losses_found += 1;
+                None
+            }
+            (
+                Score::Mate(n),
+                TbValue::RuleDraw {
+                    mover_holds: false, ..
+                },
+            ) if n <= 0 => {
+                c.search_mated += 1;
+                c.rule_losses_found += 1;
+                None
             }
             (Score::Mate(n), v) if n > 0 => {
                 c.search_mates += 1;
@@ -557,7 +616,8 @@ pub fn search_check(args: &[String]) -> Result<Vec<String>, String> {
     for (_, e, c, took) in &results {
         lines.push(format!(
             "{:<10} positions {:>5}  table wins {:>5}  short wins found {:>4} ({} by a longer mate)  \
-             search mates {:>5}  search mated {:>5}  disagreements {}  {:.1} s",
+             search mates {:>5}  search mated {:>5}  rule draws {} (lost by the rules in the \
+             search {})  disagreements {}  {:.1} s",
             e.to_string(),
             c.positions,
             c.table_wins,
@@ -565,6 +625,8 @@ pub fn search_check(args: &[String]) -> Result<Vec<String>, String> {
             c.short_wins_longer.len(),
             c.search_mates,
             c.search_mated,
+            c.rule_draws,
+            c.rule_losses_found,
             c.disagreements.len(),
             took.as_secs_f64()
         ));
@@ -576,13 +638,16 @@ pub fn search_check(args: &[String]) -> Result<Vec<String>, String> {
             .extend(c.short_wins_longer.iter().cloned());
         total.search_mates += c.search_mates;
         total.search_mated += c.search_mated;
+        total.rule_draws += c.rule_draws;
+        total.rule_losses_found += c.rule_losses_found;
         total.disagreements.extend(c.disagreements.iter().cloned());
     }
     let short_of = results.iter().filter(|r| r.2.positions < positions).count();
     lines.push(format!(
         "{} endings, {} positions ({} endings with fewer than {positions}: too few legal \
          positions), table wins {}, table wins within 7 plies found {} ({} by a longer mate than \
-         the table's), search mates {}, search mated {}, disagreements {}, {:.0} s",
+         the table's), search mates {}, search mated {}, rule draws {} (lost by the rules in \
+         the search {}), disagreements {}, {:.0} s",
         results.len(),
         total.positions,
         short_of,
@@ -591,6 +656,8 @@ pub fn search_check(args: &[String]) -> Result<Vec<String>, String> {
         total.short_wins_longer.len(),
         total.search_mates,
         total.search_mated,
+        total.rule_draws,
+        total.rule_losses_found,
         total.disagreements.len(),
         started.elapsed().as_secs_f64()
     ));
@@ -607,4 +674,88 @@ pub fn search_check(args: &[String]) -> Result<Vec<String>, String> {
         return Err(format!("{} disagreements", total.disagreements.len()));
     }
     Ok(lines)
+}
+
+/// `egtb verify ARGS` (see [`USAGE`]): issue 56's check (a) on a directory of tables.
+pub fn verify(args: &[String]) -> Result<Vec<String>, String> {
+    use crate::flags::{Flags, Spec};
+    use jiang::xiangqi::egtb::verify::check_table;
+    const SPEC: Spec = Spec::new(USAGE)
+        .options(&["tables", "threads"])
+        .args(usize::MAX);
+    let f = Flags::parse(args, &SPEC)?;
+    let dir = PathBuf::from(
+        f.optional::<String>("tables")?
+            .ok_or_else(|| format!("egtb verify: --tables DIR is needed\n{USAGE}"))?,
+    );
+    let threads = f.get::<usize>("threads", 1)?.max(1);
+    let mut endings = Vec::new();
+    for name in f.args() {
+        for e in endings_of(name)? {
+            if !endings.contains(&e) {
+                endings.push(e);
+            }
+        }
+    }
+    if endings.is_empty() {
+        return Err(format!("egtb verify: which endings?\n{USAGE}"));
+    }
+    // The tables and every table their captures lead to.
+    let mut tables = HashMap::new();
+    let mut needed = endings.clone();
+    while let Some(e) = needed.pop() {
+        if tables.contains_key(&e) {
+            continue;
+        }
+        let path = dir.join(file_name(e));
+        let table = read_table(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+        tables.insert(e, table);
+        needed.extend(e.successors());
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&e) = endings.get(n) else { break };
+                let t = std::time::Instant::now();
+                let r = check_table(&tables, e);
+                if let Ok(mut all) = results.lock() {
+                    all.push((n, e, r, t.elapsed()));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by_key(|r| r.0);
+    let mut lines = Vec::new();
+    let mut failures = Vec::new();
+    let mut positions = 0;
+    for (_, e, r, took) in results {
+        match r {
+            Ok([w, d, l]) => {
+                positions += w + d + l;
+                lines.push(format!(
+                    "{:<10} consistent: {w} won, {d} drawn, {l} lost  {:.1} s",
+                    e.to_string(),
+                    took.as_secs_f64()
+                ));
+            }
+            Err(why) => failures.push(why),
+        }
+    }
+    lines.push(format!(
+        "{} tables, {positions} positions checked, {} inconsistent",
+        endings.len(),
+        failures.len()
+    ));
+    if failures.is_empty() {
+        Ok(lines)
+    } else {
+        for l in lines.iter().chain(&failures) {
+            println!("{l}");
+        }
+        Err(format!("{} tables inconsistent", failures.len()))
+    }
 }

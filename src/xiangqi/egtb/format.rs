@@ -6,7 +6,7 @@
 //! | --- | --- | --- |
 //! | 0 | 8 | magic `JIANGTB` and 0x1a |
 //! | 8 | 2 | format version ([`VERSION`]) |
-//! | 10 | 2 | flags ([`FLAG_DEFENDER_CHASES`]) |
+//! | 10 | 2 | flags ([`FLAG_RULE_DRAWS`]) |
 //! | 12 | 16 | ending name, ASCII, NUL padded (`KRKAA`) |
 //! | 28 | 1 | index scheme ([`INDEX_SCHEME`]) |
 //! | 29 | 1 | value encoding ([`VALUE_ENCODING`]) |
@@ -20,8 +20,11 @@
 //! | | | data: the blocks, run-length coded |
 //! | end-8 | 8 | FNV-1a 64 of every byte before it |
 //!
-//! A value is one byte: 0 a draw, `d + 1` the distance `d` plies to mate (odd: the side
-//! to move mates, even: it is mated), 255 no position. A block codes up to
+//! A value is one byte: 0 a draw that both sides hold under the Asian rules, `d + 1` the
+//! distance `d` plies to mate (odd: the side to move mates, even: it is mated), 251 to
+//! 253 a draw when repetitions are drawn that the side to move (251), the other side
+//! (252) or neither side (253) is proved to hold without checking or chasing
+//! perpetually, 255 no position. A block codes up to
 //! [`BLOCK_VALUES`] values as tokens: a byte `c < 128` and the `c + 1` literal values
 //! after it, or a byte `c >= 128` and one value repeated `c - 125` times (3 to 130).
 
@@ -31,19 +34,20 @@ use std::fmt;
 /// The first eight bytes of every table.
 pub const MAGIC: [u8; 8] = *b"JIANGTB\x1a";
 /// The format version this code writes and reads.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 /// The index scheme of `index.rs` (turned board, mirror on the kings' files).
 pub const INDEX_SCHEME: u8 = 1;
 /// The one-byte value encoding above.
-pub const VALUE_ENCODING: u8 = 1;
+pub const VALUE_ENCODING: u8 = 2;
 /// Values per block.
 pub const BLOCK_VALUES: usize = 4096;
-/// Flag: the weak side has advisors or elephants, which can attack the attacker; a
-/// drawn value may then rest on a perpetual chase that the Asian rules forbid (see
-/// `docs/tablebases.md`). Wins and losses are exact either way.
-pub const FLAG_DEFENDER_CHASES: u16 = 1;
-/// Byte of a draw.
+/// Flag: some draw of the table is one that a side is not proved to hold under the
+/// Asian rules (bytes 251 to 253; see `docs/tablebases.md`). Wins and losses are exact
+/// either way.
+pub const FLAG_RULE_DRAWS: u16 = 1;
+/// Byte of a draw both sides hold.
 pub const DRAW: u8 = 0;
+
 /// Byte of an index value that is no position.
 pub const NO_POSITION: u8 = 255;
 /// Longest distance to mate a byte can hold.
@@ -56,8 +60,17 @@ const HEADER: usize = 48;
 pub enum TbValue {
     /// It mates in this many plies (odd).
     Win(u16),
-    /// A draw with best play (repetitions counted as draws, see the docs).
+    /// A draw with best play that both sides hold without breaking the repetition rules.
     Draw,
+    /// A draw if every repetition were drawn, but a side is not proved to hold it under
+    /// the Asian rules: its every hold may need a perpetual check or chase, which loses.
+    /// The flags say whose hold is proved; at least one is not.
+    RuleDraw {
+        /// The side to move can hold without a perpetual check or chase.
+        mover_holds: bool,
+        /// The other side can.
+        other_holds: bool,
+    },
     /// It is mated in this many plies (even; 0: mated or stalemated now).
     Loss(u16),
 }
@@ -68,6 +81,18 @@ impl TbValue {
     pub fn from_byte(b: u8) -> Option<TbValue> {
         match b {
             DRAW => Some(TbValue::Draw),
+            251 => Some(TbValue::RuleDraw {
+                mover_holds: false,
+                other_holds: true,
+            }),
+            252 => Some(TbValue::RuleDraw {
+                mover_holds: true,
+                other_holds: false,
+            }),
+            253 => Some(TbValue::RuleDraw {
+                mover_holds: false,
+                other_holds: false,
+            }),
             1..=250 => {
                 let d = u16::from(b) - 1;
                 Some(if d % 2 == 1 {
@@ -84,6 +109,18 @@ impl TbValue {
     pub fn to_byte(self) -> u8 {
         match self {
             TbValue::Draw => DRAW,
+            TbValue::RuleDraw {
+                mover_holds: true,
+                other_holds: true,
+            } => DRAW,
+            TbValue::RuleDraw {
+                mover_holds,
+                other_holds,
+            } => match (mover_holds, other_holds) {
+                (false, true) => 251,
+                (true, false) => 252,
+                _ => 253,
+            },
             TbValue::Win(d) | TbValue::Loss(d) => (d.min(MAX_DTM) + 1) as u8,
         }
     }
@@ -95,6 +132,9 @@ impl fmt::Display for TbValue {
         match self {
             TbValue::Win(d) => write!(f, "win in {d} plies"),
             TbValue::Draw => f.write_str("draw"),
+            TbValue::RuleDraw { .. } => {
+                f.write_str("draw if repetitions are drawn (the repetition rules may decide)")
+            }
             TbValue::Loss(d) => write!(f, "loss in {d} plies"),
         }
     }
@@ -147,7 +187,7 @@ fn compress_block(values: &[u8], out: &mut Vec<u8>) {
 pub struct Header {
     /// The ending.
     pub ending: Ending,
-    /// [`FLAG_DEFENDER_CHASES`] and future flags.
+    /// [`FLAG_RULE_DRAWS`] and future flags.
     pub flags: u16,
     /// Longest distance to mate, plies.
     pub max_dtm: u16,

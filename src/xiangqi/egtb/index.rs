@@ -7,26 +7,30 @@
 //! on file e the weak king stands on file d or e; the other positions are the mirror
 //! images of these (with both kings on file e, a position and its mirror image keep a
 //! number each, of the same value: the index looks no further). Kings count their
-//! palace points (6 and 9), advisors their 5 points, elephants their 7, a soldier the 55 points a soldier can reach, a chariot, cannon or
-//! horse all 90. Two or one advisors (or elephants) of a side are one combination of its
-//! points, counted with the combinatorial number system (identical pieces are not
-//! ordered). From most to least significant the index is: side to move (strong first),
-//! strong king, weak king, attacker, strong advisors, strong elephants, weak advisors,
-//! weak elephants.
+//! palace points (6 and 9), advisors their 5 points, elephants their 7, a soldier the 55
+//! points a soldier can reach, a chariot, cannon or horse all 90. Two or one advisors
+//! (or elephants) of a side are one combination of its points, counted with the
+//! combinatorial number system (identical pieces are not ordered). From most to least
+//! significant the index is: side to move (strong first), strong king, weak king,
+//! attacker, the weak side's attacker (a digit of radix 1 when it has none), strong
+//! advisors, strong elephants, weak advisors, weak elephants. When both sides are the
+//! same (`KHKH`) the side to move is turned to be the strong side: the numbers with the
+//! weak side to move are no position.
 //!
 //! Numbers whose squares collide, that are not canonical under the mirror, or whose
 //! side not to move is in check (facing kings included) are no position; the
 //! generator marks them as such.
 
-use super::ending::{Defenders, Ending};
+use super::ending::{compare_sides, Defenders, Ending};
 use crate::xiangqi::bitboard::{
     Bitboard, ADVISOR_SQUARES, ELEPHANT_SQUARES, PALACE, SOLDIER_SQUARES,
 };
 use crate::xiangqi::types::{Color, Piece, PieceKind, Square};
 use once_cell::sync::Lazy;
 
-/// Most pieces a position of the family has (kings, attacker, four defenders each side).
-pub const MAX_PIECES: usize = 11;
+/// Most pieces a position of the family has (kings, an attacker and four defenders each
+/// side).
+pub const MAX_PIECES: usize = 12;
 
 /// The pieces of a position and the side to move, without anything else: what the
 /// generator, the probe and the tests pass around. No allocation.
@@ -74,10 +78,11 @@ struct Lists {
     weak_king: Vec<Square>,
     advisor: [Vec<Square>; 2],
     elephant: [Vec<Square>; 2],
-    soldier: Vec<Square>,
+    soldier: [Vec<Square>; 2],
     /// Number of a square in each list above (`u8::MAX`: not in it), same order:
-    /// strong king, weak king, red and black advisor, red and black elephant, soldier.
-    number: [[u8; 90]; 7],
+    /// strong king, weak king, red and black advisor, red and black elephant, red and
+    /// black soldier.
+    number: [[u8; 90]; 8],
 }
 
 fn squares(bb: Bitboard) -> Vec<Square> {
@@ -92,16 +97,17 @@ static LISTS: Lazy<Lists> = Lazy::new(|| {
     let weak_king = squares(PALACE[1]);
     let advisor = [squares(ADVISOR_SQUARES[0]), squares(ADVISOR_SQUARES[1])];
     let elephant = [squares(ELEPHANT_SQUARES[0]), squares(ELEPHANT_SQUARES[1])];
-    let soldier = squares(SOLDIER_SQUARES[0]);
-    let mut number = [[u8::MAX; 90]; 7];
-    let lists: [&Vec<Square>; 7] = [
+    let soldier = [squares(SOLDIER_SQUARES[0]), squares(SOLDIER_SQUARES[1])];
+    let mut number = [[u8::MAX; 90]; 8];
+    let lists: [&Vec<Square>; 8] = [
         &strong_king,
         &weak_king,
         &advisor[0],
         &advisor[1],
         &elephant[0],
         &elephant[1],
-        &soldier,
+        &soldier[0],
+        &soldier[1],
     ];
     for (k, list) in lists.iter().enumerate() {
         for (i, sq) in list.iter().enumerate() {
@@ -141,13 +147,17 @@ fn attacker_points(kind: PieceKind) -> usize {
     }
 }
 
+/// Digits of an index.
+const DIGITS: usize = 9;
+
 /// The radices of an ending's index, most significant first.
-fn radices(e: Ending) -> [usize; 8] {
+fn radices(e: Ending) -> [usize; DIGITS] {
     [
         2,
         6,
         9,
         attacker_points(e.attacker),
+        e.weak_attacker.map_or(1, attacker_points),
         choose(5, e.strong.advisors),
         choose(7, e.strong.elephants),
         choose(5, e.weak.advisors),
@@ -193,22 +203,38 @@ fn mirror(sq: Square) -> Square {
     Square::from_index_unchecked(sq.rank() as usize * 9 + 8 - sq.file() as usize)
 }
 
-/// The ending of `p` and its index, or `None` when `p` is not in the family (no or more
-/// than one attacker, a piece where the lists have no point for it) or its squares
-/// collide. Allocates nothing.
+/// The ending of `p` and its index, or `None` when `p` is not in the family (no
+/// attacker, two of one side or more than two, a piece where the lists have no point for
+/// it) or its squares collide. Allocates nothing.
 pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
     let pieces = p.pieces();
-    // The strong side: the colour of the one attacker.
-    let mut attacker = None;
+    // Each side's attacker and defenders.
+    let mut attackers: [Option<PieceKind>; 2] = [None; 2];
+    let mut defenders = [Defenders::default(); 2];
     for &(piece, _) in pieces {
+        let c = piece.color().index();
         match piece.kind() {
-            PieceKind::King | PieceKind::Advisor | PieceKind::Elephant => {}
-            _ if attacker.is_some() => return None,
-            _ => attacker = Some(piece),
+            PieceKind::King => {}
+            PieceKind::Advisor => defenders[c].advisors += 1,
+            PieceKind::Elephant => defenders[c].elephants += 1,
+            _ if attackers[c].is_some() => return None,
+            k => attackers[c] = Some(k),
         }
     }
-    let attacker = attacker?;
-    let strong = attacker.color();
+    // The strong side: the colour of the one attacker, or of the stronger side of two
+    // (of the side to move when both are the same).
+    let strong = match attackers {
+        [None, None] => return None,
+        [Some(_), None] => Color::Red,
+        [None, Some(_)] => Color::Black,
+        [Some(r), Some(b)] => match compare_sides((r, defenders[0]), (b, defenders[1])) {
+            std::cmp::Ordering::Greater => Color::Red,
+            std::cmp::Ordering::Less => Color::Black,
+            std::cmp::Ordering::Equal => p.side,
+        },
+    };
+    let attacker = Piece::new(strong, attackers[strong.index()]?);
+    let weak_attacker = attackers[strong.flip().index()];
     let turn = |sq: Square| {
         if strong == Color::Black {
             sq.flip_rank()
@@ -220,6 +246,7 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
     let mut sk = None;
     let mut wk = None;
     let mut x = Square::from_index_unchecked(0);
+    let mut y = Square::from_index_unchecked(0);
     let mut adv = [[0u8; 2]; 2];
     let mut ele = [[0u8; 2]; 2];
     let mut n_adv = [0u8; 2];
@@ -249,7 +276,8 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
                 *eles[side].get_mut(n)? = sq;
                 n_ele[side] += 1;
             }
-            _ => x = sq,
+            _ if side == 0 => x = sq,
+            _ => y = sq,
         }
     }
     let (mut sk, mut wk) = (sk?, wk?);
@@ -258,6 +286,7 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
     sk = m(sk);
     wk = m(wk);
     x = m(x);
+    y = m(y);
     let lists = &*LISTS;
     let num = |list: usize, sq: Square| -> Option<u8> {
         let v = lists.number[list][sq.index()];
@@ -281,17 +310,24 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
             advisors: n_adv[1],
             elephants: n_ele[1],
         },
+        weak_attacker,
     };
     let x_num = if ending.attacker == PieceKind::Soldier {
         num(SOL, x)? as usize
     } else {
         x.index()
     };
+    let y_num = match weak_attacker {
+        None => 0,
+        Some(PieceKind::Soldier) => num(SOL + 1, y)? as usize,
+        Some(_) => y.index(),
+    };
     let digits = [
         usize::from(p.side != strong),
         num(SK, sk)? as usize,
         num(WK, wk)? as usize,
         x_num,
+        y_num,
         combination(&adv[0][..n_adv[0] as usize]),
         combination(&ele[0][..n_ele[0] as usize]),
         combination(&adv[1][..n_adv[1] as usize]),
@@ -312,15 +348,17 @@ pub fn placement(e: Ending, index: usize) -> Option<Placement> {
         return None;
     }
     let r = radices(e);
-    let mut digits = [0usize; 8];
+    let mut digits = [0usize; DIGITS];
     let mut rest = index;
-    for i in (0..8).rev() {
+    for i in (0..DIGITS).rev() {
         digits[i] = rest % r[i];
         rest /= r[i];
     }
     let lists = &*LISTS;
     let side = if digits[0] == 0 {
         Color::Red
+    } else if e.is_symmetric() {
+        return None; // read with the side to move as the strong side
     } else {
         Color::Black
     };
@@ -331,13 +369,22 @@ pub fn placement(e: Ending, index: usize) -> Option<Placement> {
         return None;
     }
     let x = if e.attacker == PieceKind::Soldier {
-        *lists.soldier.get(digits[3])?
+        *lists.soldier[0].get(digits[3])?
     } else {
         Square::new(digits[3] as u8)?
     };
     p.push(Piece::RedKing, sk);
     p.push(Piece::BlackKing, wk);
     p.push(Piece::new(Color::Red, e.attacker), x);
+    match e.weak_attacker {
+        None => {}
+        Some(PieceKind::Soldier) => {
+            p.push(Piece::BlackSoldier, *lists.soldier[1].get(digits[4])?);
+        }
+        Some(k) => {
+            p.push(Piece::new(Color::Black, k), Square::new(digits[4] as u8)?);
+        }
+    }
     let groups = [
         (
             Color::Red,
@@ -365,7 +412,7 @@ pub fn placement(e: Ending, index: usize) -> Option<Placement> {
         ),
     ];
     for (g, (color, kind, count, list)) in groups.iter().enumerate() {
-        let nums = uncombination(digits[4 + g], *count);
+        let nums = uncombination(digits[5 + g], *count);
         for &n in nums.iter().take(*count as usize) {
             p.push(Piece::new(*color, *kind), *list.get(n)?);
         }
@@ -388,7 +435,9 @@ mod tests {
 
     #[test]
     fn index_round_trips_on_every_number_of_small_endings() {
-        for name in ["KRK", "KPKA", "KHKEE", "KCAKAE", "KPAEKA"] {
+        for name in [
+            "KRK", "KPKA", "KHKEE", "KCAKAE", "KPAEKA", "KPKP", "KHKP", "KHKH",
+        ] {
             let e = Ending::parse(name).unwrap();
             let mut positions = 0;
             for i in 0..entries(e) {
@@ -397,15 +446,22 @@ mod tests {
                     assert_eq!(locate(&p), Some((e, i)), "{name} {i}");
                 }
             }
-            assert!(positions > entries(e) / 2, "{name}");
+            // A symmetric ending has the side to move as its strong side: half the numbers.
+            let share = if e.is_symmetric() { 4 } else { 2 };
+            assert!(positions > entries(e) / share, "{name}");
         }
     }
 
     #[test]
     fn turned_and_mirrored_positions_share_the_index() {
-        let e = Ending::parse("KHKA").unwrap();
+        for name in ["KHKA", "KRKH", "KHKH", "KCAKP"] {
+            turned_and_mirrored(Ending::parse(name).unwrap());
+        }
+    }
+
+    fn turned_and_mirrored(e: Ending) {
         let mut both_on_e = 0;
-        for i in (0..entries(e)).step_by(7) {
+        for i in (0..entries(e)).step_by(37) {
             let Some(p) = placement(e, i) else { continue };
             for mirrored in [false, true] {
                 let mut q = Placement::new(p.side.flip());

@@ -5,7 +5,9 @@
 //! * [`ending`]: the endings and their names (`KRKAA`);
 //! * [`index`]: a position as a number, with the board's symmetries;
 //! * [`format`](mod@format): the file (header, blocks, checksum) and reading one value;
-//! * [`solve`]: the retrograde solver (used by `jiang-lab` and the tests).
+//! * [`solve`]: the retrograde solver (used by `jiang-lab` and the tests), and `rules`:
+//!   which draws each side holds under the repetition rules;
+//! * [`verify`]: a built table checked against the engine's own moves.
 //!
 //! The tables a process has loaded ([`load_paths`]) are shared by all its searches:
 //! they are facts about positions, not settings of one game. With none loaded, a probe
@@ -14,7 +16,9 @@
 pub mod ending;
 pub mod format;
 pub mod index;
+mod rules;
 pub mod solve;
+pub mod verify;
 
 pub use ending::Ending;
 pub use format::{Table, TbValue};

@@ -1,7 +1,8 @@
 //! The retrograde solver: win, draw or loss and the distance to mate of every position
-//! of an ending, by the rules of the move generator (stalemate loses), with repetitions
-//! and the 60-move rule left out (see `docs/tablebases.md` for why that is right for
-//! these endings, and what the files say about it).
+//! of an ending, by the rules of the move generator (stalemate loses), with every
+//! repetition a draw and the 60-move rule left out; then, for the draws, which side is
+//! proved to hold them under the repetition rules (`rules.rs`; see `docs/tablebases.md`
+//! for why the wins and losses are exact, and what the files say about the rest).
 //!
 //! Moves come from jiang's own legal move generator, and the solver inverts them once:
 //! a first pass over the index counts each position's moves and resolves its captures
@@ -14,7 +15,7 @@
 //! the file) are the same on every run.
 
 use super::ending::Ending;
-use super::format::{TbValue, DRAW, MAX_DTM, NO_POSITION};
+use super::format::{TbValue, MAX_DTM, NO_POSITION};
 use super::index::{entries, locate, placement, Placement};
 use crate::game::GenType;
 use crate::movelist::MoveList;
@@ -36,10 +37,13 @@ pub struct Solved {
     pub max_dtm: u16,
     /// Wins whose mate lies beyond 120 plies (the 60-move rule's count).
     pub beyond_rule60: u64,
+    /// Drawn positions whose draw the strong side, and the weak side, is not proved to
+    /// hold under the repetition rules (see `rules.rs`).
+    pub unproved_holds: [u64; 2],
 }
 
 /// Where a move leads, from the solver's point of view.
-enum Child {
+pub(super) enum Child {
     /// A position of the same ending.
     Same(usize),
     /// A capture into another table (or dead material): its value for the side to move
@@ -112,7 +116,7 @@ impl std::fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
-fn child(
+pub(super) fn child(
     ending: Ending,
     p: &Placement,
     m: Move,
@@ -146,7 +150,7 @@ fn child(
 }
 
 /// The legal position of index `i`, if it is one.
-fn position(ending: Ending, i: usize) -> Option<(Placement, Position)> {
+pub(super) fn position(ending: Ending, i: usize) -> Option<(Placement, Position)> {
     let p = placement(ending, i)?;
     let pos = Position::from_pieces(p.pieces(), p.side).ok()?;
     Some((p, pos))
@@ -204,7 +208,7 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
                     win_seed = win_seed.min(k as usize + 1);
                     cant_lose = true;
                 }
-                Child::Known(TbValue::Draw) => cant_lose = true,
+                Child::Known(TbValue::Draw | TbValue::RuleDraw { .. }) => cant_lose = true,
                 Child::Known(TbValue::Win(k)) => capmax = capmax.max(k as usize + 1),
             }
         }
@@ -299,6 +303,33 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
     if buckets.iter().any(|b| !b.is_empty()) {
         return Err(SolveError::DistanceTooLong(ending));
     }
+    drop((done, remaining, capinfo, buckets));
+
+    // The draws: who holds them under the repetition rules.
+    let drawn: Vec<bool> = val.iter().map(|&v| v == UNKNOWN).collect();
+    let graph = super::rules::Predecessors {
+        preds: &preds,
+        start: &start,
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let (mover_holds, other_holds) =
+        super::rules::clean_holds(ending, &drawn, &graph, tables, threads)?;
+    drop((preds, start));
+    let half = n / 2;
+    let mut unproved_holds = [0u64; 2];
+    for i in 0..n {
+        if drawn[i] {
+            let (m, o) = (mover_holds[i], other_holds[i]);
+            val[i] = TbValue::RuleDraw {
+                mover_holds: m,
+                other_holds: o,
+            }
+            .to_byte();
+            let mover = usize::from(i >= half);
+            unproved_holds[mover] += u64::from(!m);
+            unproved_holds[1 - mover] += u64::from(!o);
+        }
+    }
 
     let mut solved = Solved {
         ending,
@@ -307,12 +338,9 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
         weak_to_move: [0; 3],
         max_dtm: 0,
         beyond_rule60: 0,
+        unproved_holds,
     };
-    let half = n / 2;
-    for (i, v) in val.iter_mut().enumerate() {
-        if *v == UNKNOWN {
-            *v = DRAW;
-        }
+    for (i, v) in val.iter().enumerate() {
         let Some(value) = TbValue::from_byte(*v) else {
             continue;
         };
@@ -329,7 +357,7 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
                     solved.beyond_rule60 += 1;
                 }
             }
-            TbValue::Draw => counts[1] += 1,
+            TbValue::Draw | TbValue::RuleDraw { .. } => counts[1] += 1,
             TbValue::Loss(d) => {
                 counts[2] += 1;
                 solved.max_dtm = solved.max_dtm.max(d);
