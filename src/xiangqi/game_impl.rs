@@ -263,8 +263,9 @@ impl Game for Position {
     /// from the table: the search goes on there and the rule judges. Under the AlphaChess
     /// house rules (no fourth check running by one piece, their own move limit) the
     /// tables' lines need not be legal, and they are not used. A draw that a side is not
-    /// proved to hold under the repetition rules is no answer either: the search goes on
-    /// and the rule judge sees the repetitions.
+    /// proved to hold under the repetition rules is no answer either, nor a draw at a
+    /// position that already occurred: the search goes on and the rule judge sees the
+    /// repetitions.
     #[inline(always)]
     fn solved(&self, _ply: usize) -> Option<(Outcome, i32)> {
         let v = super::egtb::probe(self)?;
@@ -273,6 +274,11 @@ impl Game for Position {
         }
         let left = super::rules::RULE60_PLIES.saturating_sub(self.rule60_count());
         match v {
+            // A table draw is held by a strategy that never checks or chases perpetually,
+            // whatever came before; a position already seen in the game may be the middle
+            // of a cycle of checks the engine itself began, which the strategy would never
+            // have played. There the search goes on, and the rule judge sees the cycle.
+            super::egtb::TbValue::Draw if self.repetition_span(2).is_some() => None,
             super::egtb::TbValue::Draw => Some((Outcome::Draw, 0)),
             super::egtb::TbValue::Win(d) if d <= left => Some((Outcome::Win, i32::from(d))),
             super::egtb::TbValue::Loss(d) if d <= left => Some((Outcome::Loss, i32::from(d))),
