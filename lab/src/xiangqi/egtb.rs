@@ -70,6 +70,23 @@ pub fn endings_of(name: &str) -> Result<Vec<Ending>, String> {
         .collect())
 }
 
+/// The endings named by `names` (endings and groups), each once, in order; an error when
+/// there is none (`command` names the subcommand in it).
+fn endings_listed<S: AsRef<str>>(names: &[S], command: &str) -> Result<Vec<Ending>, String> {
+    let mut endings = Vec::new();
+    for name in names {
+        for e in endings_of(name.as_ref())? {
+            if !endings.contains(&e) {
+                endings.push(e);
+            }
+        }
+    }
+    if endings.is_empty() {
+        return Err(format!("egtb {command}: which endings?\n{USAGE}"));
+    }
+    Ok(endings)
+}
+
 /// What the repetition rules and the 60-move rule do to this table, for the header.
 pub fn rules_note(s: &Solved) -> (u16, String) {
     let mut note = String::from(
@@ -562,17 +579,7 @@ pub fn search_check(args: &[String]) -> Result<Vec<String>, String> {
     let positions: usize = f.get("positions", 1000)?;
     let seed: u64 = f.get("seed", 1)?;
     let threads = f.get::<usize>("threads", 1)?.max(1);
-    let mut endings = Vec::new();
-    for name in f.args() {
-        for e in endings_of(name)? {
-            if !endings.contains(&e) {
-                endings.push(e);
-            }
-        }
-    }
-    if endings.is_empty() {
-        return Err(format!("egtb search-check: which endings?\n{USAGE}"));
-    }
+    let endings = endings_listed(f.args(), "search-check")?;
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
     let failure = std::sync::Mutex::new(None::<String>);
@@ -689,17 +696,7 @@ pub fn verify(args: &[String]) -> Result<Vec<String>, String> {
             .ok_or_else(|| format!("egtb verify: --tables DIR is needed\n{USAGE}"))?,
     );
     let threads = f.get::<usize>("threads", 1)?.max(1);
-    let mut endings = Vec::new();
-    for name in f.args() {
-        for e in endings_of(name)? {
-            if !endings.contains(&e) {
-                endings.push(e);
-            }
-        }
-    }
-    if endings.is_empty() {
-        return Err(format!("egtb verify: which endings?\n{USAGE}"));
-    }
+    let endings = endings_listed(f.args(), "verify")?;
     // The tables and every table their captures lead to.
     let mut tables = HashMap::new();
     let mut needed = endings.clone();
