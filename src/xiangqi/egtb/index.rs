@@ -233,7 +233,7 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
             std::cmp::Ordering::Equal => p.side,
         },
     };
-    let attacker = Piece::new(strong, attackers[strong.index()]?);
+    let attacker = attackers[strong.index()]?;
     let weak_attacker = attackers[strong.flip().index()];
     let turn = |sq: Square| {
         if strong == Color::Black {
@@ -301,15 +301,9 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
         }
     }
     let ending = Ending {
-        attacker: attacker.kind(),
-        strong: Defenders {
-            advisors: n_adv[0],
-            elephants: n_ele[0],
-        },
-        weak: Defenders {
-            advisors: n_adv[1],
-            elephants: n_ele[1],
-        },
+        attacker,
+        strong: defenders[strong.index()],
+        weak: defenders[strong.flip().index()],
         weak_attacker,
     };
     let x_num = if ending.attacker == PieceKind::Soldier {
