@@ -449,7 +449,7 @@ impl Position {
             self.king[us.index()] = to;
         }
         if let Some(n) = &mut self.nnue {
-            n.push_move(piece, from, to, captured);
+            n.push_move(piece, from, to, captured, &self.board, self.king);
         }
         self.side = them;
         let checkers = self.attackers_to(self.king[them.index()], us);

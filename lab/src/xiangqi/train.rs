@@ -16,15 +16,27 @@
 //! `--output-buckets 8` trains a network with one output neuron per piece-count bucket
 //! ([`jiang::xiangqi::nnue::output_bucket`]); started from a one-output network (`--init`),
 //! every bucket begins as a copy of its output.
+//!
+//! `--king-buckets 6|9` trains a king-relative network ([`jiang::xiangqi::nnue::king_bucket`]:
+//! nine buckets, one per palace square, or six, the right-hand file mirrored onto the left):
+//! one set of first-layer rows per bucket of the view's own king, plus one shared set
+//! that every bucket adds (a *factoriser*: what a piece on a square is worth whatever
+//! the king's square, learned from all positions at once). The written network folds
+//! the shared rows into each bucket's. Started from a plain network (`--init`), the shared
+//! rows take its weights and the buckets start at zero, so training begins from that
+//! network's evaluation (exactly so with nine buckets; with six, a view whose king stands
+//! on the right-hand file sees the board's mirror image) and learns what the king adds.
 
 // Index loops over parallel arrays (weights, gradients, moments) read best as they are.
 #![allow(clippy::needless_range_loop)]
 
 use crate::flags::{Flags, Spec};
 use jiang::xiangqi::nnue::{
-    output_bucket, Network, Row, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE,
+    king_bucket, output_bucket, Network, Row, HIDDEN, INPUTS, KING_BUCKETS, KING_SQUARE_BUCKETS,
+    OUTPUT_BUCKETS, QA, QB, SCALE,
 };
 use jiang::xiangqi::types::PieceKind;
+use jiang::xiangqi::types::{Color, Square};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::BufRead;
@@ -61,6 +73,8 @@ pub struct TrainConfig {
     pub max_positions: usize,
     /// Output neurons: 1, or [`OUTPUT_BUCKETS`] chosen by the number of pieces.
     pub output_buckets: usize,
+    /// King buckets of the inputs: 1 (plain), [`KING_BUCKETS`] or [`KING_SQUARE_BUCKETS`].
+    pub king_buckets: usize,
 }
 
 impl Default for TrainConfig {
@@ -80,18 +94,19 @@ impl Default for TrainConfig {
             init: None,
             max_positions: 0,
             output_buckets: 1,
+            king_buckets: 1,
         }
     }
 }
 
 /// The usage of `jiang-lab train`.
 pub const USAGE: &str = "jiang-lab train OUT.nnue DATA... [--epochs N] [--lr X] [--lr-drop X] [--batch N] [--lambda X] [--threads N]\n    \
-[--seed S] [--val X] [--wd X] [--init NET] [--max-positions N] [--output-buckets 1|8]\n    \
+[--seed S] [--val X] [--wd X] [--init NET] [--max-positions N] [--output-buckets 1|8] [--king-buckets 1|6|9]\n    \
 train the Xiangqi evaluation network on datagen output";
 
 /// Parses `OUT DATA... [--epochs N] [--lr X] [--lr-drop X] [--batch N] [--lambda X]
 /// [--threads N] [--seed S] [--val X] [--wd X] [--init NET] [--max-positions N]
-/// [--output-buckets 1|8]`.
+/// [--output-buckets 1|8] [--king-buckets 1|6|9]`.
 pub fn parse_args(args: &[String]) -> Result<TrainConfig, String> {
     const SPEC: Spec = Spec::new(USAGE)
         .options(&[
@@ -107,6 +122,7 @@ pub fn parse_args(args: &[String]) -> Result<TrainConfig, String> {
             "init",
             "max-positions",
             "output-buckets",
+            "king-buckets",
         ])
         .args(usize::MAX);
     let f = Flags::parse(args, &SPEC)?;
@@ -128,7 +144,13 @@ pub fn parse_args(args: &[String]) -> Result<TrainConfig, String> {
         init: f.value("init").map(String::from),
         max_positions: f.get("max-positions", d.max_positions)?,
         output_buckets: f.get("output-buckets", d.output_buckets)?,
+        king_buckets: f.get("king-buckets", d.king_buckets)?,
     };
+    if ![1, KING_BUCKETS, KING_SQUARE_BUCKETS].contains(&c.king_buckets) {
+        return Err(format!(
+            "--king-buckets must be 1, {KING_BUCKETS} or {KING_SQUARE_BUCKETS}"
+        ));
+    }
     if c.output_buckets != 1 && c.output_buckets != OUTPUT_BUCKETS {
         return Err(format!("--output-buckets must be 1 or {OUTPUT_BUCKETS}"));
     }
@@ -231,24 +253,76 @@ fn load(config: &TrainConfig) -> Result<Vec<Sample>, String> {
     Ok(samples)
 }
 
+/// Most features of one view: a piece's bucket row and its shared (factoriser) row.
+const MAX_FEATURES: usize = 64;
+
+/// Rows of the first layer in training: [`INPUTS`] for a plain network; for a
+/// king-relative one a block per king bucket and then the shared block.
+fn training_rows(king_buckets: usize) -> usize {
+    if king_buckets == 1 {
+        INPUTS
+    } else {
+        (king_buckets + 1) * INPUTS
+    }
+}
+
 /// The input features of a sample from the side to move's view and the other side's,
-/// optionally mirrored left to right.
+/// optionally mirrored left to right; returns how many each view has. A king-relative
+/// network (`king_buckets` > 1) gives each piece two: its row in the view's king bucket (the board
+/// mirrored when that king is on the right-hand file, as the engine does) and the shared
+/// row of the same feature.
 #[inline(always)]
-fn features(s: &Sample, mirror: bool, stm_f: &mut [u16; 32], nstm_f: &mut [u16; 32]) {
+fn features(
+    s: &Sample,
+    mirror: bool,
+    king_buckets: usize,
+    stm_f: &mut [u16; MAX_FEATURES],
+    nstm_f: &mut [u16; MAX_FEATURES],
+) -> usize {
     let stm = usize::from(s.stm);
-    for i in 0..usize::from(s.count) {
-        let sq = usize::from(s.squares[i]);
-        let (rank, mut file) = (sq / 9, sq % 9);
-        if mirror {
-            file = 8 - file;
+    let king = king_buckets != 1;
+    let file_of = |sq: usize| if mirror { 8 - sq % 9 } else { sq % 9 };
+    // Each view's king bucket and mirror, from its own king's square.
+    let mut context = [(0usize, false); 2];
+    if king {
+        for i in 0..usize::from(s.count) {
+            let p = usize::from(s.pieces[i]);
+            if p % 7 == 0 {
+                let sq = usize::from(s.squares[i]);
+                let at = Square::from_coords(file_of(sq) as i32, (sq / 9) as i32);
+                let color = if p < 7 { Color::Red } else { Color::Black };
+                if let Some(at) = at {
+                    context[p / 7] = king_bucket(color, at, king_buckets);
+                }
+            }
         }
+    }
+    let n = usize::from(s.count);
+    for i in 0..n {
+        let sq = usize::from(s.squares[i]);
+        let (rank, file) = (sq / 9, file_of(sq));
         let p = usize::from(s.pieces[i]);
         let (color, kind) = (p / 7, p % 7);
         for (view, out) in [(stm, &mut *stm_f), (1 - stm, &mut *nstm_f)] {
             let r = if view == 0 { rank } else { 9 - rank };
             let own = usize::from(color != view);
-            out[i] = ((own * 7 + kind) * 90 + r * 9 + file) as u16;
+            let base = (own * 7 + kind) * 90 + r * 9;
+            if king {
+                let (bucket, flip) = context[view];
+                let f = if flip { 8 - file } else { file };
+                // The shared row of the same (mirrored) feature: the written network folds
+                // it into the bucket's row of that feature.
+                out[i] = (bucket * INPUTS + base + f) as u16;
+                out[n + i] = (king_buckets * INPUTS + base + f) as u16;
+            } else {
+                out[i] = (base + file) as u16;
+            }
         }
+    }
+    if king {
+        2 * n
+    } else {
+        n
     }
 }
 
@@ -264,9 +338,9 @@ struct Params {
 }
 
 impl Params {
-    fn zeros(buckets: usize) -> Params {
+    fn zeros(buckets: usize, king_buckets: usize) -> Params {
         Params {
-            w1: vec![0.0; INPUTS * HIDDEN],
+            w1: vec![0.0; training_rows(king_buckets) * HIDDEN],
             b1: vec![0.0; HIDDEN],
             w2: vec![0.0; buckets * 2 * HIDDEN],
             b2: vec![0.0; buckets],
@@ -277,21 +351,35 @@ impl Params {
         self.b2.len()
     }
 
+    /// King buckets of the inputs (1: plain), from the first layer's shape.
+    fn king_buckets(&self) -> usize {
+        match self.w1.len() / (INPUTS * HIDDEN) {
+            1 => 1,
+            rows => rows - 1,
+        }
+    }
+
     /// The output bucket of a sample.
     #[inline(always)]
     fn bucket(&self, s: &Sample) -> usize {
         output_bucket(self.buckets(), u32::from(s.count))
     }
 
-    fn random(rng: &mut Xoshiro256PlusPlus, buckets: usize) -> Params {
-        let mut p = Params::zeros(buckets);
+    fn random(rng: &mut Xoshiro256PlusPlus, buckets: usize, king_buckets: usize) -> Params {
+        let mut p = Params::zeros(buckets, king_buckets);
         let mut uniform = |scale: f32| {
             let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
             (u as f32 * 2.0 - 1.0) * scale
         };
-        // About 32 active features: keep the accumulator's spread near 0.5.
+        // About 32 active features: keep the accumulator's spread near 0.5 (a king-relative
+        // network has twice as many, its bucket rows and the shared ones).
+        let spread = if king_buckets == 1 {
+            0.15
+        } else {
+            0.15 / 2f32.sqrt()
+        };
         for w in p.w1.iter_mut() {
-            *w = uniform(0.15);
+            *w = uniform(spread);
         }
         for w in p.w2.iter_mut() {
             *w = uniform(1.0 / (2.0 * HIDDEN as f32).sqrt());
@@ -299,19 +387,32 @@ impl Params {
         p
     }
 
-    /// The float form of `net` with `buckets` outputs: a one-output network's output is
-    /// copied into every bucket.
-    fn from_network(net: &Network, buckets: usize) -> Result<Params, String> {
+    /// The float form of `net` with `buckets` outputs and `king_buckets` king buckets: a
+    /// one-output network's output is copied into every bucket; a plain network's rows
+    /// become a king-relative one's shared rows (the bucket rows start at zero).
+    fn from_network(net: &Network, buckets: usize, king_buckets: usize) -> Result<Params, String> {
         let from = net.w2.len();
         if from != buckets && from != 1 {
             return Err(format!(
                 "the network has {from} output buckets, the run {buckets}"
             ));
         }
-        let mut p = Params::zeros(buckets);
+        if net.king_buckets != 1 && net.king_buckets != king_buckets {
+            return Err(format!(
+                "the network has {} king buckets, the run {king_buckets}",
+                net.king_buckets
+            ));
+        }
+        let mut p = Params::zeros(buckets, king_buckets);
+        // A plain network into a king-relative run: its rows are the shared block.
+        let offset = if king_buckets != 1 && net.king_buckets == 1 {
+            king_buckets * INPUTS
+        } else {
+            0
+        };
         for (f, row) in net.w1.iter().enumerate() {
             for (j, &v) in row.0.iter().enumerate() {
-                p.w1[f * HIDDEN + j] = f32::from(v) / QA as f32;
+                p.w1[(offset + f) * HIDDEN + j] = f32::from(v) / QA as f32;
             }
         }
         for j in 0..HIDDEN {
@@ -340,10 +441,22 @@ impl Params {
             }
             r
         };
+        let king_buckets = self.king_buckets();
+        let king = king_buckets != 1;
+        let rows = king_buckets * INPUTS;
+        // A king-relative network's rows: each bucket's plus the shared one of its feature.
+        let folded = |f: usize| -> Vec<f32> {
+            let own = &self.w1[f * HIDDEN..(f + 1) * HIDDEN];
+            if !king {
+                return own.to_vec();
+            }
+            let shared = king_buckets * INPUTS + f % INPUTS;
+            let shared = &self.w1[shared * HIDDEN..(shared + 1) * HIDDEN];
+            own.iter().zip(shared).map(|(a, b)| a + b).collect()
+        };
         Network {
-            w1: (0..INPUTS)
-                .map(|f| row(&self.w1[f * HIDDEN..(f + 1) * HIDDEN], QA, 32767))
-                .collect(),
+            king_buckets,
+            w1: (0..rows).map(|f| row(&folded(f), QA, 32767)).collect(),
             b1: row(&self.b1, QA, 32767),
             w2: self
                 .w2
@@ -407,10 +520,9 @@ fn target(s: &Sample, lambda: f32) -> f32 {
 /// Forward pass (and, with `grad`, backward pass) of one sample; returns its loss.
 #[inline(always)]
 fn run_sample(p: &Params, s: &Sample, mirror: bool, lambda: f32, grad: Option<&mut Params>) -> f32 {
-    let mut fs = [[0u16; 32]; 2];
+    let mut fs = [[0u16; MAX_FEATURES]; 2];
     let [ref mut f0, ref mut f1] = fs;
-    features(s, mirror, f0, f1);
-    let n = usize::from(s.count);
+    let n = features(s, mirror, p.king_buckets(), f0, f1);
     let mut acc = [[0f32; HIDDEN]; 2];
     for h in 0..2 {
         acc[h].copy_from_slice(&p.b1);
@@ -632,19 +744,20 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
             Params::from_network(
                 &Network::from_bytes(&bytes).map_err(|e| e.to_string())?,
                 config.output_buckets,
+                config.king_buckets,
             )?
         }
-        None => Params::random(&mut rng, config.output_buckets),
+        None => Params::random(&mut rng, config.output_buckets, config.king_buckets),
     };
-    let buckets = config.output_buckets;
+    let (buckets, king) = (config.output_buckets, config.king_buckets);
     let mut adam = Adam {
-        m: Params::zeros(buckets),
-        v: Params::zeros(buckets),
+        m: Params::zeros(buckets, king),
+        v: Params::zeros(buckets, king),
         t: 0,
     };
     let threads = config.threads;
-    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros(buckets)).collect();
-    let mut total = Params::zeros(buckets);
+    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros(buckets, king)).collect();
+    let mut total = Params::zeros(buckets, king);
     let mut order: Vec<u32> = (0..n_train as u32).collect();
     let mut mirrors = vec![false; config.batch];
     let drops = [0.5, 0.75, 0.9];
@@ -741,8 +854,8 @@ mod tests {
         assert!(parse_line("9/9/9/9/9/9/9/9/9/4K4 w - - 0 1 | x | 1").is_none());
         // The trainer's features are the engine's (`super::feature`), side to move first.
         let pos = jiang::xiangqi::Position::from_fen(line.split('|').next().unwrap()).unwrap();
-        let (mut a, mut b) = ([0u16; 32], [0u16; 32]);
-        features(&s, false, &mut a, &mut b);
+        let (mut a, mut b) = ([0u16; MAX_FEATURES], [0u16; MAX_FEATURES]);
+        assert_eq!(features(&s, false, 1, &mut a, &mut b), 32);
         let mut engine: Vec<Vec<u16>> = vec![Vec::new(), Vec::new()];
         for sq in pos.occupied() {
             let p = pos.piece_at(sq).unwrap();
@@ -758,42 +871,159 @@ mod tests {
         }
     }
 
+    /// King-relative features: each piece's bucket row is the engine's
+    /// (`super::king_feature`), its shared row that of the same feature (what the written
+    /// network folds together); with no king on the middle file, the sample's mirror image
+    /// has the same rows.
+    #[test]
+    fn king_relative_features_match_the_engine() {
+        use jiang::xiangqi::nnue::king_feature;
+        let line = "3k5/4a4/4b1n2/p3p3p/2r6/6R2/P3P3P/2N1C4/5K3/2BA1AB2 w - - 0 1 | 40 | 1";
+        let s = parse_line(line).expect("valid line");
+        let pos = jiang::xiangqi::Position::from_fen(line.split('|').next().unwrap()).unwrap();
+        let n = usize::from(s.count);
+        for (kb, mirror) in [
+            (KING_BUCKETS, false),
+            (KING_BUCKETS, true),
+            (KING_SQUARE_BUCKETS, false),
+        ] {
+            let (mut a, mut b) = ([0u16; MAX_FEATURES], [0u16; MAX_FEATURES]);
+            assert_eq!(features(&s, mirror, kb, &mut a, &mut b), 2 * n);
+            for (view, mine) in [(Color::Red, a), (Color::Black, b)] {
+                let king = pos.king_square(view);
+                let mut bucket_rows: Vec<u16> = mine[..n].to_vec();
+                let mut shared: Vec<u16> = mine[n..2 * n].to_vec();
+                let mut engine_rows = Vec::new();
+                let mut plain = Vec::new();
+                for sq in pos.occupied() {
+                    let p = pos.piece_at(sq).unwrap();
+                    let f = king_feature(view, p, sq, king, kb);
+                    engine_rows.push(f as u16);
+                    plain.push((kb * INPUTS + f % INPUTS) as u16);
+                }
+                for v in [&mut bucket_rows, &mut shared, &mut engine_rows, &mut plain] {
+                    v.sort();
+                }
+                // The red king on f1 mirrors Red's view, the black king on d9 not Black's;
+                // in the sample's mirror image (kings on d1 and f9) it is the other way
+                // round, and each view's bucket rows come out the same.
+                assert_eq!(bucket_rows, engine_rows, "{view:?} mirror {mirror}");
+                assert_eq!(shared, plain, "{view:?} mirror {mirror}");
+            }
+        }
+    }
+
+    /// A plain network seeds a king-relative run exactly: with nine buckets everywhere,
+    /// with six where no view mirrors, the folded network evaluates as the plain one did.
+    #[test]
+    fn a_plain_network_seeds_a_king_relative_one_exactly() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let plain = Params::random(&mut rng, OUTPUT_BUCKETS, 1).quantise();
+        let nine = Params::from_network(&plain, OUTPUT_BUCKETS, KING_SQUARE_BUCKETS)
+            .unwrap()
+            .quantise();
+        assert_eq!(nine.king_buckets, KING_SQUARE_BUCKETS);
+        let six = Params::from_network(&plain, OUTPUT_BUCKETS, KING_BUCKETS)
+            .unwrap()
+            .quantise();
+        assert_eq!(six.king_buckets, KING_BUCKETS);
+        let mirrored = "3k5/4a4/4b1n2/p3p3p/2r6/6R2/P3P3P/2N1C4/5K3/2BA1AB2 w - - 0 1";
+        for (king, fen) in [
+            (
+                &six,
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            ),
+            (
+                &six,
+                "3k5/4a4/4b1n2/p3p3p/2r6/6R2/P3P3P/2N1C4/4K4/2BA1AB2 b - - 0 1",
+            ),
+            (
+                &nine,
+                "3k5/4a4/4b1n2/p3p3p/2r6/6R2/P3P3P/2N1C4/4K4/2BA1AB2 b - - 0 1",
+            ),
+            (&nine, mirrored),
+        ] {
+            let pos = jiang::xiangqi::Position::from_fen(fen).unwrap();
+            let pieces = pos.occupied().count();
+            let stm = pos.side_to_move();
+            assert_eq!(
+                king.evaluate(&king.refresh(&pos), stm, pieces),
+                plain.evaluate(&plain.refresh(&pos), stm, pieces),
+                "{fen}"
+            );
+        }
+        // With six buckets a view whose king is on the right-hand file sees the mirror.
+        let pos = jiang::xiangqi::Position::from_fen(mirrored).unwrap();
+        let (pieces, stm) = (pos.occupied().count(), pos.side_to_move());
+        assert_ne!(
+            six.evaluate(&six.refresh(&pos), stm, pieces),
+            plain.evaluate(&plain.refresh(&pos), stm, pieces)
+        );
+        // A king-relative network seeds no run of another input kind.
+        assert!(Params::from_network(&six, OUTPUT_BUCKETS, 1).is_err());
+        assert!(Params::from_network(&six, OUTPUT_BUCKETS, KING_SQUARE_BUCKETS).is_err());
+    }
+
     #[test]
     fn quantised_network_evaluates_like_its_float_form() {
         // Random float weights, quantised; the integer inference must agree with the float
         // forward pass of the quantised weights up to the rounding of its divisions. With
         // output buckets too: each position is evaluated by its piece count's bucket.
-        for buckets in [1, OUTPUT_BUCKETS] {
+        for (buckets, kb) in [
+            (1, 1),
+            (OUTPUT_BUCKETS, 1),
+            (OUTPUT_BUCKETS, KING_BUCKETS),
+            (OUTPUT_BUCKETS, KING_SQUARE_BUCKETS),
+        ] {
+            let king = kb != 1;
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-            let mut p = Params::random(&mut rng, buckets);
+            let mut p = Params::random(&mut rng, buckets, kb);
             for w in p.w2.iter_mut() {
                 *w *= 30.0;
             }
             for (b, v) in p.b2.iter_mut().enumerate() {
                 *v = 0.3 + 0.1 * b as f32;
             }
+            if king {
+                // On the quantisation grid, so that folding the shared rows in is exact.
+                for w in p.w1.iter_mut().chain(p.b1.iter_mut()) {
+                    *w = (*w * QA as f32).round() / QA as f32;
+                }
+                for w in p.w2.iter_mut() {
+                    *w = (*w * QB as f32).round() / QB as f32;
+                }
+            }
             let net = p.quantise();
             assert_eq!(net.w2.len(), buckets);
-            let q = Params::from_network(&net, buckets).unwrap();
+            // A king-relative network is checked against the training weights themselves,
+            // shared rows and all (kings on the right-hand file included): the written
+            // file must fold them as the training's features use them.
+            let q = if king {
+                p.clone()
+            } else {
+                Params::from_network(&net, buckets, kb).unwrap()
+            };
             for fen in [
                 "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
                 "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 b - - 0 1",
                 "3k5/9/9/9/R8/9/P2r5/7n1/9/4K4 b - - 0 1",
+                "2ba1k3/4a4/4b1n2/p3p3p/2r6/6R2/P3P3P/2N1C4/3K5/2BA1AB2 w - - 0 1",
+                "3k5/4a4/4b1n2/p3p3p/2r6/6R2/P3P3P/2N1C4/5K3/2BA1AB2 w - - 0 1",
             ] {
                 let s = parse_line(&format!("{fen} | 0 | 0.5")).unwrap();
                 let pos = jiang::xiangqi::Position::from_fen(fen).unwrap();
                 let pieces = pos.occupied().count();
                 let quantised = net.evaluate(&net.refresh(&pos), pos.side_to_move(), pieces);
-                let mut fs = [[0u16; 32]; 2];
+                let mut fs = [[0u16; MAX_FEATURES]; 2];
                 let [ref mut f0, ref mut f1] = fs;
-                features(&s, false, f0, f1);
+                let n = features(&s, false, kb, f0, f1);
                 let bucket = q.bucket(&s);
                 // The sample's piece count is the engine's.
                 assert_eq!(bucket, output_bucket(buckets, pieces));
                 let mut out = q.b2[bucket] as f64;
                 for h in 0..2 {
                     let mut acc: Vec<f64> = q.b1.iter().map(|&v| v as f64).collect();
-                    for &f in &fs[h][..usize::from(s.count)] {
+                    for &f in &fs[h][..n] {
                         for j in 0..HIDDEN {
                             acc[j] += q.w1[usize::from(f) * HIDDEN + j] as f64;
                         }
@@ -819,14 +1049,14 @@ mod tests {
     #[test]
     fn a_one_output_network_seeds_every_bucket() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        let one = Params::random(&mut rng, 1).quantise();
-        let eight = Params::from_network(&one, OUTPUT_BUCKETS).unwrap();
+        let one = Params::random(&mut rng, 1, 1).quantise();
+        let eight = Params::from_network(&one, OUTPUT_BUCKETS, 1).unwrap();
         assert_eq!(eight.buckets(), OUTPUT_BUCKETS);
         let net = eight.quantise();
         for (w, b) in net.w2.iter().zip(&net.b2) {
             assert!(w[0].0 == one.w2[0][0].0 && w[1].0 == one.w2[0][1].0 && *b == one.b2[0]);
         }
         // A bucketed network cannot be cut back to one output.
-        assert!(Params::from_network(&net, 1).is_err());
+        assert!(Params::from_network(&net, 1, 1).is_err());
     }
 }

@@ -6,6 +6,12 @@
 //! * **Inputs**: for each of the two points of view (Red's and Black's), one feature per
 //!   piece: (own or enemy, kind, square), the square seen from that side (Black's view
 //!   mirrors the ranks), [`INPUTS`] = 2 × 7 × 90 features.
+//!   A *king-relative* network (king buckets > 1 in its file) has one such set of
+//!   features per palace square of the view's own king ([`king_bucket`]): either one per
+//!   square ([`KING_SQUARE_BUCKETS`]), or the nine folded to six ([`KING_BUCKETS`]), a
+//!   king on the right-hand file then mirroring the whole board left to right for that
+//!   view. A king move into another bucket recomputes that view's accumulator; every
+//!   other move updates it incrementally as before.
 //! * **Hidden layer**: [`HIDDEN`] neurons per point of view, shared weights, kept as an
 //!   *accumulator* (the sum of the active features' weight rows) that `make_move` updates
 //!   incrementally: a move subtracts the moved piece's old feature (and the captured
@@ -32,6 +38,11 @@
 //! `JIANGNN2` (output buckets): the same with `u32` bucket count after the hidden size, then
 //! each bucket's output weights (both halves), then each bucket's `i32` output bias.
 //!
+//! `JIANGNN3` (king-relative, format version 3): `u32` hidden size, `u32` output buckets,
+//! `u32` king buckets (1, [`KING_BUCKETS`] or [`KING_SQUARE_BUCKETS`]), then the weights as in `JIANGNN2` (the
+//! first layer has one row per king bucket and feature, bucket-major), then a `u64`
+//! FNV-1a hash of every byte before it, so a damaged file is refused rather than played.
+//!
 //! The default network is embedded in the binary ([`EMBEDDED`]). For trying other networks
 //! without rebuilding, the environment variable `JIANG_EVALFILE` names a file to load
 //! instead (a development aid: a bad file is reported on stderr and the embedded network
@@ -46,8 +57,9 @@
 // Index loops over parallel arrays (weights, gradients, moments) read best as they are.
 #![allow(clippy::needless_range_loop)]
 
+use super::mirror::mirror_square;
 use super::position::Position;
-use super::types::{Color, Piece, Square};
+use super::types::{Color, Piece, PieceKind, Square};
 use once_cell::sync::Lazy;
 
 /// Number of input features per point of view.
@@ -66,6 +78,49 @@ pub const MAGIC: &[u8; 8] = b"JIANGNN1";
 pub const MAGIC_BUCKETS: &[u8; 8] = b"JIANGNN2";
 /// Output buckets of a bucketed network.
 pub const OUTPUT_BUCKETS: usize = 8;
+/// File magic of a king-relative network (format version 3).
+pub const MAGIC_KING: &[u8; 8] = b"JIANGNN3";
+/// King buckets of a mirrored king-relative network: the own king's palace square, its
+/// file folded by mirroring (three ranks × the centre file or a side file).
+pub const KING_BUCKETS: usize = 6;
+/// King buckets of an unmirrored king-relative network: one per palace square.
+pub const KING_SQUARE_BUCKETS: usize = 9;
+
+/// The king bucket of `view` with its king on `king` in a network of `buckets` king
+/// buckets ([`KING_BUCKETS`] or [`KING_SQUARE_BUCKETS`]), and whether that view mirrors
+/// the board left to right (six buckets: its king stands on the right-hand palace file).
+/// The engine and the trainers share this rule.
+#[inline(always)]
+pub fn king_bucket(view: Color, king: Square, buckets: usize) -> (usize, bool) {
+    let rank = if view == Color::Red {
+        king.rank()
+    } else {
+        9 - king.rank()
+    };
+    // Kings keep to the palace; clamping keeps any other square in range all the same.
+    let rank = usize::from(rank.min(2));
+    let file = usize::from(king.file()).clamp(3, 5);
+    if buckets == KING_SQUARE_BUCKETS {
+        return (rank * 3 + file - 3, false);
+    }
+    (rank * 2 + usize::from(file == 4), file > 4)
+}
+
+/// Index of the input feature of `piece` on `sq` seen from `view`'s side, in a
+/// king-relative network of `buckets` king buckets, `view`'s king being on `king`.
+#[inline(always)]
+pub fn king_feature(view: Color, piece: Piece, sq: Square, king: Square, buckets: usize) -> usize {
+    let (bucket, mirror) = king_bucket(view, king, buckets);
+    let sq = if mirror { mirror_square(sq) } else { sq };
+    bucket * INPUTS + feature(view, piece, sq)
+}
+
+/// FNV-1a, 64 bits: the check of a `JIANGNN3` file.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
 
 /// The output (of a network with `buckets` outputs: 1 or [`OUTPUT_BUCKETS`]) that evaluates
 /// a position with `pieces` pieces on the board (kings included): four piece counts a
@@ -154,6 +209,11 @@ pub enum NetworkError {
     Buckets(usize),
     /// Another number of hidden neurons than this build's (the file's).
     Hidden(usize),
+    /// A king-relative file whose hash does not match its bytes.
+    Hash,
+    /// Another number of king buckets than 1, [`KING_BUCKETS`] or [`KING_SQUARE_BUCKETS`]
+    /// (the file's).
+    KingBuckets(usize),
     /// Not the length the header implies.
     Length {
         /// Bytes after the magic.
@@ -172,6 +232,13 @@ impl std::fmt::Display for NetworkError {
             NetworkError::BadMagic => write!(f, "not a jiang network (bad magic)"),
             NetworkError::InUse => write!(f, "the engine's network is in use already"),
             NetworkError::TooShort => write!(f, "network file too short"),
+            NetworkError::Hash => write!(f, "network file damaged (its hash does not match)"),
+            NetworkError::KingBuckets(n) => {
+                write!(
+                    f,
+                    "network has {n} king buckets, this build reads 1, {KING_BUCKETS} or {KING_SQUARE_BUCKETS}"
+                )
+            }
             NetworkError::Buckets(n) => {
                 write!(
                     f,
@@ -193,7 +260,10 @@ impl std::error::Error for NetworkError {}
 
 /// A quantised network.
 pub struct Network {
-    /// First-layer weights, one row per feature.
+    /// 1 for (piece, square) inputs, [`KING_BUCKETS`] or [`KING_SQUARE_BUCKETS`] for
+    /// king-relative ones.
+    pub king_buckets: usize,
+    /// First-layer weights, one row per feature (per king bucket and feature).
     pub w1: Box<[Row]>,
     /// First-layer biases.
     pub b1: Row,
@@ -205,29 +275,49 @@ pub struct Network {
 }
 
 impl Network {
-    /// Reads a network file (either format).
+    /// Reads a network file (any of the three formats).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        let (body, buckets) = if let Some(body) = bytes.strip_prefix(MAGIC.as_slice()) {
-            (body, 1)
-        } else if let Some(body) = bytes.strip_prefix(MAGIC_BUCKETS.as_slice()) {
-            let b = body.get(4..8).ok_or(NetworkError::TooShort)?;
-            let buckets = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
-            if buckets != OUTPUT_BUCKETS {
-                return Err(NetworkError::Buckets(buckets));
-            }
-            (body, buckets)
-        } else {
-            return Err(NetworkError::BadMagic);
+        let word = |b: &[u8], at: usize| {
+            b.get(at..at + 4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize)
+                .ok_or(NetworkError::TooShort)
         };
-        let header = if buckets == 1 { 4 } else { 8 };
-        let expected = header + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets;
+        let (body, buckets, king_buckets, header) =
+            if let Some(body) = bytes.strip_prefix(MAGIC.as_slice()) {
+                (body, 1, 1, 4)
+            } else if let Some(body) = bytes.strip_prefix(MAGIC_BUCKETS.as_slice()) {
+                (body, word(body, 4)?, 1, 8)
+            } else if let Some(rest) = bytes.strip_prefix(MAGIC_KING.as_slice()) {
+                let split = bytes.len().checked_sub(8).filter(|&n| n >= 8 + 12);
+                let Some(split) = split else {
+                    return Err(NetworkError::TooShort);
+                };
+                let stored = u64::from_le_bytes(bytes[split..].try_into().unwrap_or([0; 8]));
+                if fnv1a(&bytes[..split]) != stored {
+                    return Err(NetworkError::Hash);
+                }
+                let body = &rest[..rest.len() - 8];
+                (body, word(body, 4)?, word(body, 8)?, 12)
+            } else {
+                return Err(NetworkError::BadMagic);
+            };
+        // `JIANGNN2` always has buckets; `JIANGNN3` may have one output or buckets.
+        let one_allowed = !bytes.starts_with(MAGIC_BUCKETS);
+        if buckets != OUTPUT_BUCKETS && !(one_allowed && buckets == 1) {
+            return Err(NetworkError::Buckets(buckets));
+        }
+        if ![1, KING_BUCKETS, KING_SQUARE_BUCKETS].contains(&king_buckets) {
+            return Err(NetworkError::KingBuckets(king_buckets));
+        }
+        let inputs = king_buckets * INPUTS;
+        let expected = header + 2 * (inputs * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets;
         if body.len() != expected {
             return Err(NetworkError::Length {
                 found: body.len(),
                 expected,
             });
         }
-        let hidden = u32::from_le_bytes([body[0], body[1], body[2], body[3]]) as usize;
+        let hidden = word(body, 0)?;
         if hidden != HIDDEN {
             return Err(NetworkError::Hidden(hidden));
         }
@@ -242,27 +332,40 @@ impl Network {
             }
             r
         };
-        let w1: Box<[Row]> = (0..INPUTS).map(|_| row()).collect();
+        let w1: Box<[Row]> = (0..inputs).map(|_| row()).collect();
         let b1 = row();
         let w2 = (0..buckets).map(|_| [row(), row()]).collect();
         let b2 = body[weights_end..]
             .chunks_exact(4)
             .map(|t| i32::from_le_bytes([t[0], t[1], t[2], t[3]]))
             .collect();
-        Ok(Network { w1, b1, w2, b2 })
+        Ok(Network {
+            king_buckets,
+            w1,
+            b1,
+            w2,
+            b2,
+        })
     }
 
-    /// The file form of the network (`JIANGNN1` for one output neuron, else `JIANGNN2`).
+    /// The file form of the network: `JIANGNN3` for a king-relative one, else `JIANGNN1`
+    /// (one output neuron) or `JIANGNN2`.
     pub fn to_bytes(&self) -> Vec<u8> {
         let buckets = self.w2.len();
-        let mut out = if buckets == 1 {
+        let king = self.king_buckets != 1;
+        let mut out = if king {
+            MAGIC_KING.to_vec()
+        } else if buckets == 1 {
             MAGIC.to_vec()
         } else {
             MAGIC_BUCKETS.to_vec()
         };
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        if buckets != 1 {
+        if king || buckets != 1 {
             out.extend_from_slice(&(buckets as u32).to_le_bytes());
+        }
+        if king {
+            out.extend_from_slice(&(self.king_buckets as u32).to_le_bytes());
         }
         let rows = self
             .w1
@@ -277,16 +380,44 @@ impl Network {
         for b in &self.b2 {
             out.extend_from_slice(&b.to_le_bytes());
         }
+        if king {
+            let hash = fnv1a(&out);
+            out.extend_from_slice(&hash.to_le_bytes());
+        }
         out
+    }
+
+    /// The first-layer row of `piece` on `sq` for `view`, whose king is on `king`.
+    #[inline(always)]
+    pub fn row(&self, view: Color, piece: Piece, sq: Square, king: Square) -> &Row {
+        let f = if self.king_buckets == 1 {
+            feature(view, piece, sq)
+        } else {
+            king_feature(view, piece, sq, king, self.king_buckets)
+        };
+        &self.w1[f]
+    }
+
+    /// `view`'s accumulator of the pieces of `board`, its king on `king`.
+    fn refresh_view(&self, view: Color, board: &[Option<Piece>; 90], king: Square) -> Row {
+        let mut acc = self.b1;
+        for (i, p) in board.iter().enumerate() {
+            if let Some(p) = *p {
+                let sq = Square::from_index_unchecked(i);
+                add_row(&mut acc, self.row(view, p, sq, king));
+            }
+        }
+        acc
     }
 
     /// The accumulator of `pos`, computed from scratch.
     pub fn refresh(&self, pos: &Position) -> Accumulator {
         let mut acc = Accumulator([self.b1; 2]);
         for view in Color::ALL {
+            let king = pos.king_square(view);
             for sq in pos.occupied() {
                 if let Some(p) = pos.piece_at(sq) {
-                    add_row(&mut acc.0[view.index()], &self.w1[feature(view, p, sq)]);
+                    add_row(&mut acc.0[view.index()], self.row(view, p, sq, king));
                 }
             }
         }
@@ -349,6 +480,7 @@ fn load_network() -> Network {
     provided.unwrap_or_else(|| {
         log::warn!("no network was provided; evaluating every position as 0");
         Network {
+            king_buckets: 1,
             w1: vec![Row([0; HIDDEN]); INPUTS].into_boxed_slice(),
             b1: Row([0; HIDDEN]),
             w2: vec![[Row([0; HIDDEN]); 2]],
@@ -403,7 +535,7 @@ pub fn kernels_agree(net: &Network, pos: &Position) -> bool {
         }
     }
     for k in 0..64 {
-        let row = |r: u64| &net.w1[(r % INPUTS as u64) as usize];
+        let row = |r: u64| &net.w1[(r % net.w1.len() as u64) as usize];
         let (add, sub, sub2) = (row(next()), row(next()), row(next()));
         let prev = if k % 2 == 0 { &wild } else { &acc.0[0] };
         let (mut fast, mut plain) = (Row([0; HIDDEN]), Row([0; HIDDEN]));
@@ -466,18 +598,68 @@ impl AccumulatorStack {
         (&done[self.top - 1], &mut rest[0])
     }
 
-    /// A move of `piece` from `from` to `to`, capturing `captured`.
+    /// A move of `piece` from `from` to `to`, capturing `captured`; `board` and `kings`
+    /// are the position after it.
     #[inline]
-    pub fn push_move(&mut self, piece: Piece, from: Square, to: Square, captured: Option<Piece>) {
-        let net = &*NETWORK;
+    pub fn push_move(
+        &mut self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        captured: Option<Piece>,
+        board: &[Option<Piece>; 90],
+        kings: [Square; 2],
+    ) {
+        self.push_move_with(&NETWORK, piece, from, to, captured, board, kings);
+    }
+
+    /// [`push_move`](Self::push_move) with the network `net`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_move_with(
+        &mut self,
+        net: &Network,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        captured: Option<Piece>,
+        board: &[Option<Piece>; 90],
+        kings: [Square; 2],
+    ) {
         let (prev, next) = self.current_and_next();
+        if net.king_buckets == 1 {
+            // Plain inputs (the embedded network): no king to look at.
+            for view in Color::ALL {
+                let v = view.index();
+                let sub = &net.w1[feature(view, piece, from)];
+                let add = &net.w1[feature(view, piece, to)];
+                match captured {
+                    Some(c) => {
+                        let sub2 = &net.w1[feature(view, c, to)];
+                        simd::add_sub_sub(&prev.0[v], &mut next.0[v], add, sub, sub2);
+                    }
+                    None => simd::add_sub(&prev.0[v], &mut next.0[v], add, sub),
+                }
+            }
+            return;
+        }
         for view in Color::ALL {
             let v = view.index();
-            let sub = &net.w1[feature(view, piece, from)];
-            let add = &net.w1[feature(view, piece, to)];
+            let king = kings[v];
+            if piece.kind() == PieceKind::King
+                && piece.color() == view
+                && king_bucket(view, from, net.king_buckets)
+                    != king_bucket(view, king, net.king_buckets)
+            {
+                // The view's king changed bucket: every feature of that view changes.
+                next.0[v] = net.refresh_view(view, board, king);
+                continue;
+            }
+            let sub = net.row(view, piece, from, king);
+            let add = net.row(view, piece, to, king);
             match captured {
                 Some(c) => {
-                    let sub2 = &net.w1[feature(view, c, to)];
+                    let sub2 = net.row(view, c, to, king);
                     simd::add_sub_sub(&prev.0[v], &mut next.0[v], add, sub, sub2);
                 }
                 None => simd::add_sub(&prev.0[v], &mut next.0[v], add, sub),
@@ -706,6 +888,7 @@ mod tests {
             embedded.b2[embedded.b2.len() - 1],
         );
         let single = Network {
+            king_buckets: 1,
             w1: embedded.w1.clone(),
             b1: embedded.b1,
             w2: vec![w2],
@@ -720,6 +903,7 @@ mod tests {
             single_bytes
         );
         let mut net = Network {
+            king_buckets: 1,
             w1: embedded.w1.clone(),
             b1: embedded.b1,
             w2: vec![w2; OUTPUT_BUCKETS],
@@ -846,5 +1030,228 @@ mod incremental_tests {
                 assert!(top.0.iter().zip(fresh.0.iter()).all(|(a, b)| a.0 == b.0));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod king_relative_tests {
+    use super::*;
+    use crate::xiangqi::Move;
+
+    /// A king-relative network of pseudo-random first-layer rows (small enough that no
+    /// accumulator overflows) and the embedded network's output layer.
+    fn random_king_network(seed: u64, buckets: usize) -> Network {
+        let embedded = Network::from_bytes(EMBEDDED).expect("embedded network");
+        let mut seed = seed;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let w1 = (0..buckets * INPUTS)
+            .map(|_| {
+                let mut r = Row([0; HIDDEN]);
+                for v in r.0.iter_mut() {
+                    *v = (next() % 61) as i16 - 30;
+                }
+                r
+            })
+            .collect();
+        Network {
+            king_buckets: buckets,
+            w1,
+            b1: embedded.b1,
+            w2: embedded.w2.clone(),
+            b2: embedded.b2.clone(),
+        }
+    }
+
+    fn board_of(pos: &Position) -> [Option<Piece>; 90] {
+        let mut board = [None; 90];
+        for sq in pos.occupied() {
+            board[sq.index()] = pos.piece_at(sq);
+        }
+        board
+    }
+
+    #[test]
+    fn king_buckets_fold_the_palace_and_mirror_the_right_hand_file() {
+        let sq = |s: &str| Square::parse(s).expect("a square");
+        assert_eq!(king_bucket(Color::Red, sq("e0"), KING_BUCKETS), (1, false));
+        assert_eq!(king_bucket(Color::Red, sq("d0"), KING_BUCKETS), (0, false));
+        assert_eq!(king_bucket(Color::Red, sq("f0"), KING_BUCKETS), (0, true));
+        assert_eq!(king_bucket(Color::Red, sq("f2"), KING_BUCKETS), (4, true));
+        assert_eq!(
+            king_bucket(Color::Black, sq("e9"), KING_BUCKETS),
+            (1, false)
+        );
+        assert_eq!(
+            king_bucket(Color::Black, sq("d7"), KING_BUCKETS),
+            (4, false)
+        );
+        let buckets: std::collections::BTreeSet<usize> =
+            ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]
+                .iter()
+                .map(|s| king_bucket(Color::Red, sq(s), KING_BUCKETS).0)
+                .collect();
+        assert_eq!(buckets.len(), KING_BUCKETS);
+        let squares: std::collections::BTreeSet<(usize, bool)> =
+            ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]
+                .iter()
+                .map(|s| king_bucket(Color::Black, sq(s).flip_rank(), KING_SQUARE_BUCKETS))
+                .collect();
+        assert_eq!(squares.len(), KING_SQUARE_BUCKETS);
+        assert!(squares
+            .iter()
+            .all(|&(b, mirror)| b < KING_SQUARE_BUCKETS && !mirror));
+        // A piece's feature for a king on f0 is its mirror image's for a king on d0.
+        let rook = Piece::new(Color::Black, PieceKind::Chariot);
+        assert_eq!(
+            king_feature(Color::Red, rook, sq("b7"), sq("f0"), KING_BUCKETS),
+            king_feature(Color::Red, rook, sq("h7"), sq("d0"), KING_BUCKETS)
+        );
+    }
+
+    #[test]
+    fn a_king_relative_file_round_trips_and_a_damaged_one_is_refused() {
+        let nine = random_king_network(12, KING_SQUARE_BUCKETS).to_bytes();
+        let back = Network::from_bytes(&nine).expect("a network of nine king buckets");
+        assert_eq!(back.king_buckets, KING_SQUARE_BUCKETS);
+        assert_eq!(back.to_bytes(), nine);
+        let net = random_king_network(11, KING_BUCKETS);
+        let bytes = net.to_bytes();
+        assert!(bytes.starts_with(MAGIC_KING));
+        let back = Network::from_bytes(&bytes).expect("a king-relative network");
+        assert_eq!(back.king_buckets, KING_BUCKETS);
+        assert_eq!(back.to_bytes(), bytes);
+        let mut damaged = bytes.clone();
+        damaged[1000] ^= 1;
+        assert_eq!(
+            Network::from_bytes(&damaged).err(),
+            Some(NetworkError::Hash)
+        );
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        assert!(Network::from_bytes(&bytes[..20]).is_err());
+        // A header naming another count of king buckets (hash mended) is refused too.
+        let mut other = bytes[..bytes.len() - 8].to_vec();
+        other[16] = 3;
+        let hash = fnv1a(&other);
+        other.extend_from_slice(&hash.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&other).err(),
+            Some(NetworkError::KingBuckets(3))
+        );
+    }
+
+    /// With both kings off the middle file, a king-relative network sees a position and
+    /// its mirror image identically (each view mirrors by its own king).
+    #[test]
+    fn mirrored_positions_evaluate_alike_when_both_kings_are_off_the_middle_file() {
+        let net = random_king_network(5, KING_BUCKETS);
+        let fen = "2ba1k3/4a4/4b1n2/p3p3p/2r6/6R2/P3P3P/2N1C4/3K5/2BA1AB2 w - - 0 1";
+        let pos = Position::from_fen(fen).expect("a legal position");
+        // Each rank read right to left (runs of empty points reverse with it).
+        let (board, rest) = fen.split_once(' ').expect("a FEN");
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|r| r.chars().rev().collect())
+            .collect();
+        let mirrored =
+            Position::from_fen(&format!("{} {rest}", ranks.join("/"))).expect("the mirror image");
+        assert_eq!(
+            mirrored.king_square(Color::Red),
+            mirror_square(pos.king_square(Color::Red))
+        );
+        let pieces = pos.occupied().count();
+        let (a, b) = (net.refresh(&pos), net.refresh(&mirrored));
+        assert!(a.0.iter().zip(b.0.iter()).all(|(x, y)| x.0 == y.0));
+        assert_eq!(
+            net.evaluate(&a, Color::Red, pieces),
+            net.evaluate(&b, Color::Red, pieces)
+        );
+        // A plain network is not mirror-blind: the property belongs to the king buckets.
+        let plain = Network::from_bytes(EMBEDDED).expect("embedded network");
+        let (c, d) = (plain.refresh(&pos), plain.refresh(&mirrored));
+        assert!(c.0.iter().zip(d.0.iter()).any(|(x, y)| x.0 != y.0));
+    }
+
+    /// Random games with king moves: the incremental updates of a king-relative network
+    /// (refreshing a view when its king changes bucket) equal a fresh computation.
+    #[test]
+    fn king_moves_keep_the_accumulators_exact() {
+        for buckets in [KING_BUCKETS, KING_SQUARE_BUCKETS] {
+            king_moves_keep_exact(&random_king_network(7, buckets));
+        }
+    }
+
+    fn king_moves_keep_exact(net: &Network) {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut king_moves = 0;
+        for _game in 0..12 {
+            let mut pos = Position::startpos();
+            let mut stack = AccumulatorStack {
+                stack: vec![net.refresh(&pos)],
+                top: 0,
+            };
+            let mut made: Vec<Move> = Vec::new();
+            for _ply in 0..150 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer king moves, the case under test.
+                let kings: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.piece_at(m.from()).map(|p| p.kind()) == Some(PieceKind::King))
+                    .collect();
+                let m = if !kings.is_empty() && next() % 2 == 0 {
+                    king_moves += 1;
+                    kings[(next() % kings.len() as u64) as usize]
+                } else {
+                    moves.as_slice()[(next() % moves.len() as u64) as usize]
+                };
+                let piece = pos.piece_at(m.from()).expect("a piece moves");
+                let captured = pos.piece_at(m.to());
+                pos.make_move(m);
+                let kings = [pos.king_square(Color::Red), pos.king_square(Color::Black)];
+                stack.push_move_with(
+                    net,
+                    piece,
+                    m.from(),
+                    m.to(),
+                    captured,
+                    &board_of(&pos),
+                    kings,
+                );
+                made.push(m);
+                let fresh = net.refresh(&pos);
+                assert!(stack
+                    .top()
+                    .0
+                    .iter()
+                    .zip(fresh.0.iter())
+                    .all(|(a, b)| a.0 == b.0));
+            }
+            while let Some(m) = made.pop() {
+                pos.unmake_move(m);
+                stack.pop();
+                let fresh = net.refresh(&pos);
+                assert!(stack
+                    .top()
+                    .0
+                    .iter()
+                    .zip(fresh.0.iter())
+                    .all(|(a, b)| a.0 == b.0));
+            }
+        }
+        assert!(king_moves > 100, "{king_moves} king moves");
     }
 }
