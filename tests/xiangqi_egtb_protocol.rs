@@ -365,3 +365,70 @@ fn a_probe_allocates_nothing_and_agrees_with_the_files() {
     jiang::xiangqi::egtb::load_paths("");
     assert_eq!(jiang::xiangqi::egtb::probe(&positions[0]), None);
 }
+
+/// A table draw is taken as the search's answer only at a position the game has not
+/// seen: at a repetition the search goes on (its rule judge sees the cycle, which the
+/// table's drawing strategy would never have played; a427109, the KRKHEE game it lost).
+#[test]
+fn a_table_draw_at_a_repeated_position_is_searched_not_taken() {
+    use jiang::game::{Game, Outcome};
+    let (dir, tables) = tables();
+    let report = jiang::xiangqi::egtb::load_paths(&dir.display().to_string());
+    assert!(report.refused.is_empty(), "{:?}", report.refused);
+    let e = Ending::parse("KRKH").unwrap();
+    let t = &tables[&e];
+    // A quiet KRKH draw both sides hold, with a cycle of four king moves back to itself.
+    let king_step = |pos: &Position| -> Vec<Move> {
+        let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        moves
+            .into_iter()
+            .filter(|m| {
+                pos.piece_at(m.from())
+                    .is_some_and(|p| p.kind() == jiang::xiangqi::PieceKind::King)
+            })
+            .collect()
+    };
+    let found = (0..entries(e)).find_map(|i| {
+        if t.value(i) != Some(TbValue::Draw) {
+            return None;
+        }
+        let p = placement(e, i)?;
+        let mut pos = Position::from_pieces(p.pieces(), p.side).ok()?;
+        if pos.in_check() {
+            return None;
+        }
+        let start = pos.key();
+        for a in king_step(&pos) {
+            pos.make_move(a);
+            for b in king_step(&pos) {
+                pos.make_move(b);
+                let back_a = Move::new(a.to(), a.from());
+                let back_b = Move::new(b.to(), b.from());
+                if pos.legal_moves().iter().any(|&m| m == back_a) {
+                    pos.make_move(back_a);
+                    if pos.legal_moves().iter().any(|&m| m == back_b) {
+                        pos.make_move(back_b);
+                        if pos.key() == start {
+                            return Some((Position::from_pieces(p.pieces(), p.side).ok()?, pos));
+                        }
+                        pos.unmake_move(back_b);
+                    }
+                    pos.unmake_move(back_a);
+                }
+                pos.unmake_move(b);
+            }
+            pos.unmake_move(a);
+        }
+        None
+    });
+    let (fresh, repeated) = found.expect("a KRKH draw with a cycle of king moves");
+    assert_eq!(jiang::xiangqi::egtb::probe(&fresh), Some(TbValue::Draw));
+    assert_eq!(jiang::xiangqi::egtb::probe(&repeated), Some(TbValue::Draw));
+    assert_eq!(
+        fresh.solved(0),
+        Some((Outcome::Draw, 0)),
+        "{}",
+        fresh.to_fen()
+    );
+    assert_eq!(repeated.solved(0), None, "{}", repeated.to_fen());
+}
