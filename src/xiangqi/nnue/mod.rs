@@ -39,9 +39,10 @@
 //! each bucket's output weights (both halves), then each bucket's `i32` output bias.
 //!
 //! `JIANGNN3` (king-relative, format version 3): `u32` hidden size, `u32` output buckets,
-//! `u32` king buckets (1, [`KING_BUCKETS`] or [`KING_SQUARE_BUCKETS`]), then the weights as in `JIANGNN2` (the
-//! first layer has one row per king bucket and feature, bucket-major), then a `u64`
-//! FNV-1a hash of every byte before it, so a damaged file is refused rather than played.
+//! `u32` king buckets (1, [`KING_BUCKETS`] or [`KING_SQUARE_BUCKETS`]), then the weights
+//! as in `JIANGNN2` (the first layer has one row per king bucket and feature,
+//! bucket-major), then a `u64` FNV-1a hash of every byte before it, so a damaged file is
+//! refused rather than played.
 //!
 //! The default network is embedded in the binary ([`EMBEDDED`]). For trying other networks
 //! without rebuilding, the environment variable `JIANG_EVALFILE` names a file to load
