@@ -372,6 +372,7 @@ fn a_probe_allocates_nothing_and_agrees_with_the_files() {
 #[test]
 fn a_table_draw_at_a_repeated_position_is_searched_not_taken() {
     use jiang::game::{Game, Outcome};
+    let _guard = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     let (dir, tables) = tables();
     let report = jiang::xiangqi::egtb::load_paths(&dir.display().to_string());
     assert!(report.refused.is_empty(), "{:?}", report.refused);
