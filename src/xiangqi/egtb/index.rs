@@ -199,19 +199,18 @@ fn uncombination(r: usize, k: u8) -> [usize; 2] {
 }
 
 #[inline(always)]
-fn mirror(sq: Square) -> Square {
+pub(super) fn mirror(sq: Square) -> Square {
     Square::from_index_unchecked(sq.rank() as usize * 9 + 8 - sq.file() as usize)
 }
 
-/// The ending of `p` and its index, or `None` when `p` is not in the family (no
-/// attacker, two of one side or more than two, a piece where the lists have no point for
-/// it) or its squares collide. Allocates nothing.
-pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
-    let pieces = p.pieces();
-    // Each side's attacker and defenders.
+/// Each side's attacker and defenders, and the strong side: the colour of the one
+/// attacker, or of the stronger side of two (of the side to move when both are the
+/// same). `None` outside the family.
+#[inline]
+fn sides(p: &Placement) -> Option<([Option<PieceKind>; 2], [Defenders; 2], Color)> {
     let mut attackers: [Option<PieceKind>; 2] = [None; 2];
     let mut defenders = [Defenders::default(); 2];
-    for &(piece, _) in pieces {
+    for &(piece, _) in p.pieces() {
         let c = piece.color().index();
         match piece.kind() {
             PieceKind::King => {}
@@ -221,8 +220,6 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
             k => attackers[c] = Some(k),
         }
     }
-    // The strong side: the colour of the one attacker, or of the stronger side of two
-    // (of the side to move when both are the same).
     let strong = match attackers {
         [None, None] => return None,
         [Some(_), None] => Color::Red,
@@ -233,6 +230,27 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
             std::cmp::Ordering::Equal => p.side,
         },
     };
+    Some((attackers, defenders, strong))
+}
+
+/// The strong side of `p` (see [`locate`]): the index turns the board when it is Black.
+pub fn strong_side(p: &Placement) -> Option<Color> {
+    sides(p).map(|(_, _, strong)| strong)
+}
+
+/// The ending of `p` and its index, or `None` when `p` is not in the family (no
+/// attacker, two of one side or more than two, a piece where the lists have no point for
+/// it) or its squares collide. Allocates nothing.
+pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
+    locate_oriented(p).map(|(e, i, _)| (e, i))
+}
+
+/// [`locate`], and whether `p` is the index's own orientation of its number (neither
+/// turned nor mirrored: the placement [`placement`] gives back, up to the order of the
+/// pieces). The un-move generator keeps only those.
+pub fn locate_oriented(p: &Placement) -> Option<(Ending, usize, bool)> {
+    let pieces = p.pieces();
+    let (attackers, defenders, strong) = sides(p)?;
     let attacker = attackers[strong.index()]?;
     let weak_attacker = attackers[strong.flip().index()];
     let turn = |sq: Square| {
@@ -331,7 +349,7 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
     for (d, r) in digits.iter().zip(radices(ending)) {
         index = index * r + d;
     }
-    Some((ending, index))
+    Some((ending, index, strong == Color::Red && !flip))
 }
 
 /// The position of index `index` of `e`, strong side Red, or `None` for a number that is

@@ -18,6 +18,7 @@ pub mod format;
 pub mod index;
 mod rules;
 pub mod solve;
+mod unmove;
 pub mod verify;
 
 pub use ending::Ending;

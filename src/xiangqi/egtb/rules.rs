@@ -22,24 +22,12 @@
 
 use super::ending::Ending;
 use super::format::TbValue;
+use super::index::placement;
 use super::solve::{child, position, Child, SolveError};
+use super::unmove::predecessors;
 use crate::game::GenType;
 use crate::movelist::MoveList;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-
-/// The predecessor lists of a solved ending: `preds[start[c]..start[c + 1]]` are the
-/// positions with a move to `c`, ascending.
-pub(super) struct Predecessors<'a> {
-    pub(super) preds: &'a [u32],
-    pub(super) start: &'a [u32],
-}
-
-impl Predecessors<'_> {
-    fn of(&self, c: usize) -> std::ops::Range<usize> {
-        self.start[c] as usize..self.start[c + 1] as usize
-    }
-}
 
 /// Per drawn position: what its moves into other tables do to the two sides' holds, and
 /// how many of its moves stay among this table's draws.
@@ -54,53 +42,55 @@ struct DrawInfo {
     drawn_moves: u16,
 }
 
+/// Runs `work` on `threads` consecutive parts of `out` (each told the number of its first
+/// element), the first error returned.
+fn in_parts<T: Send>(
+    out: &mut [T],
+    threads: usize,
+    work: impl Fn(usize, &mut [T]) -> Result<(), SolveError> + Sync,
+    ending: Ending,
+) -> Result<(), SolveError> {
+    let chunk = out.len().div_ceil(threads.clamp(1, 64)).max(1);
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = out
+            .chunks_mut(chunk)
+            .enumerate()
+            .map(|(k, part)| scope.spawn(move || work(k * chunk, part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Err(SolveError::OutsideFamily(ending))))
+            .collect::<Result<Vec<()>, SolveError>>()
+    })?;
+    Ok(())
+}
+
 /// For each drawn position (`drawn[i]`), whether the side to move and the other side
 /// hold it cleanly; `threads` share the work of looking at the moves.
 pub(super) fn clean_holds(
     ending: Ending,
     drawn: &[bool],
-    graph: &Predecessors<'_>,
     tables: &HashMap<Ending, Vec<u8>>,
     threads: usize,
 ) -> Result<(Vec<bool>, Vec<bool>), SolveError> {
-    let n = drawn.len();
-    let edges = graph.preds.len();
-    let clean: Vec<AtomicU64> = (0..edges.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    let mut info = vec![DrawInfo::default(); n];
-    let threads = threads.clamp(1, 64);
-    let chunk = n.div_ceil(threads).max(1);
-    let results: Vec<Result<(), SolveError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = info
-            .chunks_mut(chunk)
-            .enumerate()
-            .map(|(k, part)| {
-                let clean = &clean;
-                scope.spawn(move || {
-                    look_at_moves(ending, k * chunk, part, drawn, graph, tables, clean)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or(Err(SolveError::OutsideFamily(ending))))
-            .collect()
-    });
-    for r in results {
-        r?;
-    }
-    let is_clean = |slot: usize| clean[slot / 64].load(Ordering::Relaxed) >> (slot % 64) & 1 == 1;
-    Ok(buchi(drawn, &info, graph, is_clean))
+    let mut info = vec![DrawInfo::default(); drawn.len()];
+    in_parts(
+        &mut info,
+        threads,
+        |first, part| look_at_moves(ending, first, part, drawn, tables),
+        ending,
+    )?;
+    buchi(ending, drawn, &info, tables, threads)
 }
 
-/// Fills `part` (the positions from `first` on) and marks the clean moves' slots.
+/// Fills `part` (the positions from `first` on).
 fn look_at_moves(
     ending: Ending,
     first: usize,
     part: &mut [DrawInfo],
     drawn: &[bool],
-    graph: &Predecessors<'_>,
     tables: &HashMap<Ending, Vec<u8>>,
-    clean: &[AtomicU64],
 ) -> Result<(), SolveError> {
     let mut list = MoveList::new();
     for (k, slot_info) in part.iter_mut().enumerate() {
@@ -108,36 +98,15 @@ fn look_at_moves(
         if !drawn[i] {
             continue;
         }
-        let Some((p, mut pos)) = position(ending, i) else {
+        let Some((p, pos)) = position(ending, i) else {
             continue;
         };
-        let us = pos.side_to_move();
-        let them_pieces = pos.pieces_of(us.flip());
-        let attacked_before = pos.chased_by(us, them_pieces);
         list.clear();
         pos.generate(GenType::All, &mut list);
         let mut info = DrawInfo::default();
         for &m in list.iter() {
             match child(ending, &p, m, tables)? {
-                Child::Same(c) => {
-                    if !drawn[c] {
-                        continue;
-                    }
-                    info.drawn_moves += 1;
-                    pos.make_move(m);
-                    let quiet = !pos.in_check()
-                        && pos
-                            .chased_by(us, them_pieces)
-                            .andnot(attacked_before)
-                            .is_empty();
-                    pos.unmake_move(m);
-                    if quiet {
-                        let range = graph.of(c);
-                        let preds = &graph.preds[range.clone()];
-                        let at = range.start + preds.partition_point(|&q| (q as usize) < i);
-                        clean[at / 64].fetch_or(1 << (at % 64), Ordering::Relaxed);
-                    }
-                }
+                Child::Same(c) => info.drawn_moves += u16::from(drawn[c]),
                 // The value for the side to move after the capture: the other side.
                 Child::Known(v) => match v {
                     TbValue::Loss(_) | TbValue::Draw => info.mover_exits_well = true,
@@ -157,20 +126,71 @@ fn look_at_moves(
     Ok(())
 }
 
+/// Fills `part` (the positions from `first` on): whether the side to move at a drawn
+/// position of `in_z` has a clean move (no check, no new chase) to a drawn position whose
+/// state `2 c + 1` (the other side to move) is in `in_z`.
+fn clean_moves_into(
+    ending: Ending,
+    first: usize,
+    part: &mut [bool],
+    in_z: &[bool],
+    tables: &HashMap<Ending, Vec<u8>>,
+) -> Result<(), SolveError> {
+    let mut list = MoveList::new();
+    for (k, has) in part.iter_mut().enumerate() {
+        let i = first + k;
+        *has = false;
+        if !in_z[2 * i] {
+            continue;
+        }
+        let Some((p, mut pos)) = position(ending, i) else {
+            continue;
+        };
+        let us = pos.side_to_move();
+        let them_pieces = pos.pieces_of(us.flip());
+        let attacked_before = pos.chased_by(us, them_pieces);
+        list.clear();
+        pos.generate(GenType::All, &mut list);
+        for &m in list.iter() {
+            let Child::Same(c) = child(ending, &p, m, tables)? else {
+                continue;
+            };
+            if !in_z[2 * c + 1] {
+                continue;
+            }
+            pos.make_move(m);
+            let quiet = !pos.in_check()
+                && pos
+                    .chased_by(us, them_pieces)
+                    .andnot(attacked_before)
+                    .is_empty();
+            pos.unmake_move(m);
+            if quiet {
+                *has = true;
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The nested fixpoint over states `2 i + r`: the side we ask about is to move at
 /// position `i` when `r == 0`, its opponent when `r == 1`. Returns, per position, whether
 /// the side to move holds and whether the other side does.
 fn buchi(
+    ending: Ending,
     drawn: &[bool],
     info: &[DrawInfo],
-    graph: &Predecessors<'_>,
-    is_clean: impl Fn(usize) -> bool,
-) -> (Vec<bool>, Vec<bool>) {
+    tables: &HashMap<Ending, Vec<u8>>,
+    threads: usize,
+) -> Result<(Vec<bool>, Vec<bool>), SolveError> {
     let n = drawn.len();
     let mut in_z: Vec<bool> = (0..2 * n).map(|s| drawn[s / 2]).collect();
     let mut in_y = vec![false; 2 * n];
     let mut left = vec![0u16; n];
+    let mut clean_in = vec![false; n];
     let mut queue: Vec<u32> = Vec::new();
+    let mut preds: Vec<u32> = Vec::new();
     loop {
         in_y.iter_mut().for_each(|b| *b = false);
         queue.clear();
@@ -180,27 +200,27 @@ fn buchi(
                 queue.push(s as u32);
             }
         };
+        {
+            let in_z = &in_z;
+            in_parts(
+                &mut clean_in,
+                threads,
+                |first, part| clean_moves_into(ending, first, part, in_z, tables),
+                ending,
+            )?;
+        }
         for i in 0..n {
             if !drawn[i] {
                 continue;
             }
             left[i] = info[i].drawn_moves;
-            // Our move: a capture into a table where we hold.
-            if in_z[2 * i] && info[i].mover_exits_well {
+            // Our move: a capture into a table where we hold, or a clean move into the set.
+            if in_z[2 * i] && (info[i].mover_exits_well || clean_in[i]) {
                 push(2 * i, &mut in_y, &mut queue);
             }
             // Their move, and every one of them leaves the draws for a win of ours.
             if in_z[2 * i + 1] && left[i] == 0 && !info[i].other_may_fall {
                 push(2 * i + 1, &mut in_y, &mut queue);
-            }
-            // Our clean moves into the set (found from their target's predecessors).
-            if in_z[2 * i + 1] {
-                for slot in graph.of(i) {
-                    let q = graph.preds[slot] as usize;
-                    if is_clean(slot) && in_z[2 * q] {
-                        push(2 * q, &mut in_y, &mut queue);
-                    }
-                }
             }
         }
         // The attractor of those within the set.
@@ -208,8 +228,12 @@ fn buchi(
         while let Some(&s) = queue.get(head) {
             head += 1;
             let (c, r) = (s as usize / 2, s as usize % 2);
-            for slot in graph.of(c) {
-                let q = graph.preds[slot] as usize;
+            let Some(cp) = placement(ending, c) else {
+                continue;
+            };
+            predecessors(ending, &cp, c, &mut preds);
+            for &q in &preds {
+                let q = q as usize;
                 let t = 2 * q + (1 - r);
                 if !in_z[t] || in_y[t] {
                     continue;
@@ -232,5 +256,5 @@ fn buchi(
     }
     let mover = (0..n).map(|i| in_z[2 * i]).collect();
     let other = (0..n).map(|i| in_z[2 * i + 1]).collect();
-    (mover, other)
+    Ok((mover, other))
 }

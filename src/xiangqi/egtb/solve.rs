@@ -4,10 +4,11 @@
 //! proved to hold them under the repetition rules (`rules.rs`; see `docs/tablebases.md`
 //! for why the wins and losses are exact, and what the files say about the rest).
 //!
-//! Moves come from jiang's own legal move generator, and the solver inverts them once:
-//! a first pass over the index counts each position's moves and resolves its captures
-//! from the smaller tables (a capture of the attacker leaves dead material, a draw), a
-//! second records each position's predecessors. Then values spread by distance, one
+//! Moves come from jiang's own legal move generator: a first pass over the index counts
+//! each position's moves and resolves its captures from the smaller tables (a capture of
+//! the attacker leaves dead material, a draw). The way back, from a position to those
+//! with a move to it, is the un-move generator's (`unmove.rs`), so nothing but a few
+//! bytes a position is kept. Then values spread by distance, one
 //! ply at a time: a position with a successor lost in `d` is won in `d + 1` (the first
 //! such `d` reached is the smallest), and one whose last successor becomes won in `d`,
 //! all others won sooner, is lost in `d + 1` (or later, after a capture into a slower
@@ -17,6 +18,7 @@
 use super::ending::Ending;
 use super::format::{TbValue, MAX_DTM, NO_POSITION};
 use super::index::{entries, locate, placement, Placement};
+use super::unmove::predecessors;
 use crate::game::GenType;
 use crate::movelist::MoveList;
 use crate::xiangqi::position::Position;
@@ -84,8 +86,6 @@ pub enum SolveError {
     OutsideFamily(Ending),
     /// More positions than the solver's 32-bit counters hold.
     TooManyPositions(Ending),
-    /// More moves than the solver's 32-bit counters hold.
-    TooManyMoves(Ending),
     /// A distance to mate the file's byte cannot hold.
     DistanceTooLong(Ending),
 }
@@ -106,7 +106,6 @@ impl std::fmt::Display for SolveError {
             SolveError::TooManyPositions(e) => {
                 write!(f, "{e}: too many positions for this solver")
             }
-            SolveError::TooManyMoves(e) => write!(f, "{e}: too many moves for this solver"),
             SolveError::DistanceTooLong(e) => {
                 write!(f, "{e}: a distance to mate over {MAX_DTM} plies")
             }
@@ -178,7 +177,6 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
     let mut remaining = vec![0u8; n];
     // CANT_LOSE, or 1 + the longest win a capture hands the opponent (0: none).
     let mut capinfo = vec![0u8; n];
-    let mut indeg = vec![0u32; n + 1];
     let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); MAX_DTM as usize + 2];
     let mut list = MoveList::new();
 
@@ -200,10 +198,7 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
         let mut cant_lose = false;
         for &m in list.iter() {
             match child(ending, &p, m, tables)? {
-                Child::Same(c) => {
-                    indeg[c] += 1;
-                    remaining[i] += 1;
-                }
+                Child::Same(_) => remaining[i] += 1,
                 Child::Known(TbValue::Loss(k)) => {
                     win_seed = win_seed.min(k as usize + 1);
                     cant_lose = true;
@@ -228,40 +223,9 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
         }
     }
 
-    // Pass 2: predecessors, in index order.
-    let mut start = vec![0u32; n + 1];
-    let mut total = 0u64;
-    for c in 0..n {
-        start[c] = total as u32;
-        total += u64::from(indeg[c]);
-    }
-    if total >= u64::from(u32::MAX) {
-        return Err(SolveError::TooManyMoves(ending));
-    }
-    start[n] = total as u32;
-    drop(indeg);
-    let mut fill = start.clone();
-    let mut preds = vec![0u32; total as usize];
-    for i in 0..n {
-        if val[i] == NO_POSITION {
-            continue;
-        }
-        let Some((p, pos)) = position(ending, i) else {
-            continue;
-        };
-        list.clear();
-        pos.generate(GenType::All, &mut list);
-        for &m in list.iter() {
-            if let Child::Same(c) = child(ending, &p, m, tables)? {
-                preds[fill[c] as usize] = i as u32;
-                fill[c] += 1;
-            }
-        }
-    }
-    drop(fill);
-
     // Values spread by distance.
     let mut done = vec![false; n];
+    let mut preds = Vec::new();
     for d in 0..=MAX_DTM as usize {
         let bucket = std::mem::take(&mut buckets[d]);
         for &i in &bucket {
@@ -275,9 +239,12 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
                 continue;
             }
             done[i] = true;
-            let preds = &preds[start[i] as usize..start[i + 1] as usize];
+            let Some(c) = placement(ending, i) else {
+                continue;
+            };
+            predecessors(ending, &c, i, &mut preds);
             if d % 2 == 0 {
-                for &q in preds {
+                for &q in &preds {
                     let q = q as usize;
                     if val[q] == UNKNOWN {
                         val[q] = code(ending, d + 1)?;
@@ -285,7 +252,7 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
                     }
                 }
             } else {
-                for &q in preds {
+                for &q in &preds {
                     let q = q as usize;
                     if val[q] != UNKNOWN {
                         continue;
@@ -307,14 +274,8 @@ pub fn solve(ending: Ending, tables: &HashMap<Ending, Vec<u8>>) -> Result<Solved
 
     // The draws: who holds them under the repetition rules.
     let drawn: Vec<bool> = val.iter().map(|&v| v == UNKNOWN).collect();
-    let graph = super::rules::Predecessors {
-        preds: &preds,
-        start: &start,
-    };
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    let (mover_holds, other_holds) =
-        super::rules::clean_holds(ending, &drawn, &graph, tables, threads)?;
-    drop((preds, start));
+    let (mover_holds, other_holds) = super::rules::clean_holds(ending, &drawn, tables, threads)?;
     let half = n / 2;
     let mut unproved_holds = [0u64; 2];
     for i in 0..n {

@@ -1,0 +1,255 @@
+//! Un-moves: the positions of an ending with a move to a given one, found by moving the
+//! pieces of the side that just moved backwards. The solver and the repetition pass walk
+//! the move graph backwards through these instead of keeping every position's
+//! predecessors in memory (four bytes a move: about 80 bytes a position, which put the
+//! endings of nine pieces and more out of reach of a 24 GB machine).
+//!
+//! The graph is the one the forward moves define: a position is the index's own
+//! placement of its number (`index::placement`), a move leads to the number of the
+//! placement it makes, whatever its orientation. So the predecessors of number `i` are
+//! found by un-moving every placement that has number `i` (its own, the mirror image, the
+//! turned board) and keeping the un-moves that land on a placement in the index's own
+//! orientation: each forward move of each position is then met exactly once (a test
+//! checks it against the forward moves on whole endings). Captures leave the ending, so
+//! nothing is un-captured. Whether a predecessor is a legal position (the side not to
+//! move not in check) is the caller's to check, from its table of positions.
+
+use super::ending::Ending;
+use super::index::{locate, locate_oriented, mirror, strong_side, Placement};
+use crate::xiangqi::bitboard::{ADVISOR_SQUARES, ELEPHANT_SQUARES};
+use crate::xiangqi::types::{Color, Piece, PieceKind, Square};
+
+const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const HORSE: [(i32, i32); 8] = [
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (-2, 1),
+    (2, -1),
+    (-2, -1),
+];
+
+/// The turned board: ranks flipped, colours and the side to move swapped.
+fn turned(p: &Placement) -> Placement {
+    let mut t = Placement::new(p.side.flip());
+    for &(piece, sq) in p.pieces() {
+        t.push(
+            Piece::new(piece.color().flip(), piece.kind()),
+            sq.flip_rank(),
+        );
+    }
+    t
+}
+
+fn mirrored(p: &Placement) -> Placement {
+    let mut m = Placement::new(p.side);
+    for &(piece, sq) in p.pieces() {
+        m.push(piece, mirror(sq));
+    }
+    m
+}
+
+/// Whether two placements hold the same pieces on the same squares, the same side to move.
+fn same(a: &Placement, b: &Placement) -> bool {
+    a.side == b.side
+        && a.len == b.len
+        && a.pieces().iter().all(|x| b.pieces().iter().any(|y| x == y))
+}
+
+/// Appends to `out` the number of every position with a move to number `i` of `ending`
+/// (whose placement is `c`), once for each such move. `out` is cleared first; it keeps
+/// its capacity, so the solver's loop allocates nothing once it has grown.
+pub(super) fn predecessors(ending: Ending, c: &Placement, i: usize, out: &mut Vec<u32>) {
+    out.clear();
+    let m = mirrored(c);
+    let mirror_is_other = !same(&m, c) && locate(&m) == Some((ending, i));
+    let t = turned(c);
+    let tm = mirrored(&t);
+    let sources = [
+        Some(c),
+        mirror_is_other.then_some(&m),
+        Some(&t),
+        mirror_is_other.then_some(&tm),
+    ];
+    for y in sources.into_iter().flatten() {
+        // Un-moves keep the pieces' colours: only a source whose predecessors are in the
+        // index's own colours (strong side Red) can give one.
+        let mut before = *y;
+        before.side = y.side.flip();
+        if strong_side(&before) == Some(Color::Red) {
+            unmove(ending, y, out);
+        }
+    }
+}
+
+/// The un-moves of `y` (the side not to move in `y` moved last) that land on the index's
+/// own placement of a number of `ending`.
+fn unmove(ending: Ending, y: &Placement, out: &mut Vec<u32>) {
+    let mover = y.side.flip();
+    let mut occupied = 0u128;
+    for &(_, sq) in y.pieces() {
+        occupied |= 1u128 << sq.index();
+    }
+    let empty = |sq: Square| occupied >> sq.index() & 1 == 0;
+    let mut keep = |k: usize, from: Square| {
+        let mut p = *y;
+        p.side = mover;
+        p.pieces[k].1 = from;
+        if let Some((e, q, true)) = locate_oriented(&p) {
+            if e == ending {
+                out.push(q as u32);
+            }
+        }
+    };
+    for (k, &(piece, to)) in y.pieces().iter().enumerate() {
+        if piece.color() != mover {
+            continue;
+        }
+        let step =
+            |d: &'static [(i32, i32); 4]| d.iter().filter_map(move |&(df, dr)| to.offset(df, dr));
+        match piece.kind() {
+            PieceKind::King => {
+                for from in step(&ORTHOGONAL) {
+                    if empty(from) && mover.palace().has(from) {
+                        keep(k, from);
+                    }
+                }
+            }
+            PieceKind::Advisor => {
+                for from in step(&DIAGONAL) {
+                    if empty(from) && ADVISOR_SQUARES[mover.index()].has(from) {
+                        keep(k, from);
+                    }
+                }
+            }
+            PieceKind::Elephant => {
+                for &(df, dr) in &DIAGONAL {
+                    let (Some(from), Some(eye)) = (to.offset(2 * df, 2 * dr), to.offset(df, dr))
+                    else {
+                        continue;
+                    };
+                    if empty(from) && empty(eye) && ELEPHANT_SQUARES[mover.index()].has(from) {
+                        keep(k, from);
+                    }
+                }
+            }
+            PieceKind::Horse => {
+                for &(df, dr) in &HORSE {
+                    let Some(from) = to.offset(df, dr) else {
+                        continue;
+                    };
+                    // The leg is next to the square the horse left, along the long leg.
+                    let leg = if dr.abs() == 2 {
+                        from.offset(0, -dr / 2)
+                    } else {
+                        from.offset(-df / 2, 0)
+                    };
+                    if empty(from) && leg.is_some_and(empty) {
+                        keep(k, from);
+                    }
+                }
+            }
+            PieceKind::Chariot | PieceKind::Cannon => {
+                // A cannon's move without a capture slides as a chariot's does.
+                for &(df, dr) in &ORTHOGONAL {
+                    let mut at = to;
+                    while let Some(from) = at.offset(df, dr) {
+                        if !empty(from) {
+                            break;
+                        }
+                        keep(k, from);
+                        at = from;
+                    }
+                }
+            }
+            PieceKind::Soldier => {
+                let back = if mover == Color::Red { -1 } else { 1 };
+                if let Some(from) = to.offset(0, back) {
+                    if empty(from) {
+                        keep(k, from);
+                    }
+                }
+                // Sideways only beyond the river, where the soldier was as well.
+                if !to.on_own_half(mover) {
+                    for df in [-1, 1] {
+                        if let Some(from) = to.offset(df, 0) {
+                            if empty(from) {
+                                keep(k, from);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GenType;
+    use crate::movelist::MoveList;
+    use crate::xiangqi::egtb::index::{entries, placement};
+    use crate::xiangqi::egtb::solve::position;
+
+    /// The multiset of same-ending moves into each number, from the forward moves of
+    /// every position and from the un-moves, must agree.
+    fn agree(name: &str) {
+        let e = Ending::parse(name).unwrap();
+        let n = entries(e);
+        let mut forward: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut list = MoveList::new();
+        let mut legal = vec![false; n];
+        for (q, is_legal) in legal.iter_mut().enumerate() {
+            let Some((p, pos)) = position(e, q) else {
+                continue;
+            };
+            *is_legal = true;
+            list.clear();
+            pos.generate(GenType::All, &mut list);
+            for &m in list.iter() {
+                if pos.piece_at(m.to()).is_some() {
+                    continue;
+                }
+                let mut c = Placement::new(p.side.flip());
+                for &(piece, sq) in p.pieces() {
+                    c.push(piece, if sq == m.from() { m.to() } else { sq });
+                }
+                let (ce, ci) = locate(&c).unwrap();
+                assert_eq!(ce, e);
+                forward[ci].push(q as u32);
+            }
+        }
+        let mut out = Vec::new();
+        let mut edges = 0;
+        for i in 0..n {
+            if !legal[i] {
+                continue;
+            }
+            let c = placement(e, i).unwrap();
+            predecessors(e, &c, i, &mut out);
+            out.retain(|&q| legal[q as usize]);
+            out.sort_unstable();
+            forward[i].sort_unstable();
+            assert_eq!(out, forward[i], "{name}: the moves into {i} ({c:?})");
+            edges += out.len();
+        }
+        let positions = legal.iter().filter(|&&l| l).count();
+        assert!(
+            edges > positions,
+            "{name}: {edges} moves, {positions} positions"
+        );
+    }
+
+    #[test]
+    fn unmoves_are_the_forward_moves_backwards() {
+        for name in [
+            "KRK", "KHK", "KPK", "KCKA", "KHKE", "KPKP", "KHKP", "KHKH", "KRKH", "KPAKE",
+        ] {
+            agree(name);
+        }
+    }
+}
