@@ -16,21 +16,12 @@
 
 use super::ending::Ending;
 use super::index::{locate, locate_oriented, mirror, strong_side, Placement};
-use crate::xiangqi::bitboard::{ADVISOR_SQUARES, ELEPHANT_SQUARES};
-use crate::xiangqi::types::{Color, Piece, PieceKind, Square};
-
-const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const HORSE: [(i32, i32); 8] = [
-    (1, 2),
-    (-1, 2),
-    (1, -2),
-    (-1, -2),
-    (2, 1),
-    (-2, 1),
-    (2, -1),
-    (-2, -1),
-];
+use crate::xiangqi::attacks::{
+    chariot_attacks, elephant_attacks, file_occupancy, horse_attackers, ADVISOR_STEPS, KING_STEPS,
+    SOLDIER_ATTACKERS,
+};
+use crate::xiangqi::bitboard::{Bitboard, ADVISOR_SQUARES, ELEPHANT_SQUARES};
+use crate::xiangqi::types::{Color, Piece, PieceKind};
 
 /// The turned board: ranks flipped, colours and the side to move swapped.
 fn turned(p: &Placement) -> Placement {
@@ -86,101 +77,38 @@ pub(super) fn predecessors(ending: Ending, c: &Placement, i: usize, out: &mut Ve
 }
 
 /// The un-moves of `y` (the side not to move in `y` moved last) that land on the index's
-/// own placement of a number of `ending`.
+/// own placement of a number of `ending`. The squares a piece can have come from are the
+/// engine's attack tables read backwards: every move but a horse's is its own reverse on
+/// the same occupancy, a horse came from a square whose horse attacks this one (its leg
+/// is next to where it stood), a soldier from a square whose soldier attacks this one.
 fn unmove(ending: Ending, y: &Placement, out: &mut Vec<u32>) {
     let mover = y.side.flip();
-    let mut occupied = 0u128;
+    let mut occ = Bitboard::EMPTY;
     for &(_, sq) in y.pieces() {
-        occupied |= 1u128 << sq.index();
+        occ = occ.with(sq);
     }
-    let empty = |sq: Square| occupied >> sq.index() & 1 == 0;
-    let mut keep = |k: usize, from: Square| {
-        let mut p = *y;
-        p.side = mover;
-        p.pieces[k].1 = from;
-        if let Some((e, q, true)) = locate_oriented(&p) {
-            if e == ending {
-                out.push(q as u32);
-            }
-        }
-    };
     for (k, &(piece, to)) in y.pieces().iter().enumerate() {
         if piece.color() != mover {
             continue;
         }
-        let step =
-            |d: &'static [(i32, i32); 4]| d.iter().filter_map(move |&(df, dr)| to.offset(df, dr));
-        match piece.kind() {
-            PieceKind::King => {
-                for from in step(&ORTHOGONAL) {
-                    if empty(from) && mover.palace().has(from) {
-                        keep(k, from);
-                    }
-                }
-            }
-            PieceKind::Advisor => {
-                for from in step(&DIAGONAL) {
-                    if empty(from) && ADVISOR_SQUARES[mover.index()].has(from) {
-                        keep(k, from);
-                    }
-                }
-            }
-            PieceKind::Elephant => {
-                for &(df, dr) in &DIAGONAL {
-                    let (Some(from), Some(eye)) = (to.offset(2 * df, 2 * dr), to.offset(df, dr))
-                    else {
-                        continue;
-                    };
-                    if empty(from) && empty(eye) && ELEPHANT_SQUARES[mover.index()].has(from) {
-                        keep(k, from);
-                    }
-                }
-            }
-            PieceKind::Horse => {
-                for &(df, dr) in &HORSE {
-                    let Some(from) = to.offset(df, dr) else {
-                        continue;
-                    };
-                    // The leg is next to the square the horse left, along the long leg.
-                    let leg = if dr.abs() == 2 {
-                        from.offset(0, -dr / 2)
-                    } else {
-                        from.offset(-df / 2, 0)
-                    };
-                    if empty(from) && leg.is_some_and(empty) {
-                        keep(k, from);
-                    }
-                }
-            }
+        let origins = match piece.kind() {
+            PieceKind::King => KING_STEPS[to.index()] & mover.palace(),
+            PieceKind::Advisor => ADVISOR_STEPS[to.index()] & ADVISOR_SQUARES[mover.index()],
+            PieceKind::Elephant => elephant_attacks(to, occ) & ELEPHANT_SQUARES[mover.index()],
+            PieceKind::Horse => horse_attackers(to, occ),
+            // A cannon's move without a capture slides as a chariot's does.
             PieceKind::Chariot | PieceKind::Cannon => {
-                // A cannon's move without a capture slides as a chariot's does.
-                for &(df, dr) in &ORTHOGONAL {
-                    let mut at = to;
-                    while let Some(from) = at.offset(df, dr) {
-                        if !empty(from) {
-                            break;
-                        }
-                        keep(k, from);
-                        at = from;
-                    }
-                }
+                chariot_attacks(to, occ, file_occupancy(occ, to.file() as usize))
             }
-            PieceKind::Soldier => {
-                let back = if mover == Color::Red { -1 } else { 1 };
-                if let Some(from) = to.offset(0, back) {
-                    if empty(from) {
-                        keep(k, from);
-                    }
-                }
-                // Sideways only beyond the river, where the soldier was as well.
-                if !to.on_own_half(mover) {
-                    for df in [-1, 1] {
-                        if let Some(from) = to.offset(df, 0) {
-                            if empty(from) {
-                                keep(k, from);
-                            }
-                        }
-                    }
+            PieceKind::Soldier => SOLDIER_ATTACKERS[mover.index()][to.index()],
+        };
+        for from in origins & !occ {
+            let mut p = *y;
+            p.side = mover;
+            p.pieces[k].1 = from;
+            if let Some((e, q, true)) = locate_oriented(&p) {
+                if e == ending {
+                    out.push(q as u32);
                 }
             }
         }
