@@ -203,41 +203,6 @@ pub(super) fn mirror(sq: Square) -> Square {
     Square::from_index_unchecked(sq.rank() as usize * 9 + 8 - sq.file() as usize)
 }
 
-/// Each side's attacker and defenders, and the strong side: the colour of the one
-/// attacker, or of the stronger side of two (of the side to move when both are the
-/// same). `None` outside the family.
-#[inline]
-fn sides(p: &Placement) -> Option<([Option<PieceKind>; 2], [Defenders; 2], Color)> {
-    let mut attackers: [Option<PieceKind>; 2] = [None; 2];
-    let mut defenders = [Defenders::default(); 2];
-    for &(piece, _) in p.pieces() {
-        let c = piece.color().index();
-        match piece.kind() {
-            PieceKind::King => {}
-            PieceKind::Advisor => defenders[c].advisors += 1,
-            PieceKind::Elephant => defenders[c].elephants += 1,
-            _ if attackers[c].is_some() => return None,
-            k => attackers[c] = Some(k),
-        }
-    }
-    let strong = match attackers {
-        [None, None] => return None,
-        [Some(_), None] => Color::Red,
-        [None, Some(_)] => Color::Black,
-        [Some(r), Some(b)] => match compare_sides((r, defenders[0]), (b, defenders[1])) {
-            std::cmp::Ordering::Greater => Color::Red,
-            std::cmp::Ordering::Less => Color::Black,
-            std::cmp::Ordering::Equal => p.side,
-        },
-    };
-    Some((attackers, defenders, strong))
-}
-
-/// The strong side of `p` (see [`locate`]): the index turns the board when it is Black.
-pub fn strong_side(p: &Placement) -> Option<Color> {
-    sides(p).map(|(_, _, strong)| strong)
-}
-
 /// The ending of `p` and its index, or `None` when `p` is not in the family (no
 /// attacker, two of one side or more than two, a piece where the lists have no point for
 /// it) or its squares collide. Allocates nothing.
@@ -250,7 +215,31 @@ pub fn locate(p: &Placement) -> Option<(Ending, usize)> {
 /// pieces). The un-move generator keeps only those.
 pub fn locate_oriented(p: &Placement) -> Option<(Ending, usize, bool)> {
     let pieces = p.pieces();
-    let (attackers, defenders, strong) = sides(p)?;
+    // Each side's attacker and defenders.
+    let mut attackers: [Option<PieceKind>; 2] = [None; 2];
+    let mut defenders = [Defenders::default(); 2];
+    for &(piece, _) in pieces {
+        let c = piece.color().index();
+        match piece.kind() {
+            PieceKind::King => {}
+            PieceKind::Advisor => defenders[c].advisors += 1,
+            PieceKind::Elephant => defenders[c].elephants += 1,
+            _ if attackers[c].is_some() => return None,
+            k => attackers[c] = Some(k),
+        }
+    }
+    // The strong side: the colour of the one attacker, or of the stronger side of two
+    // (of the side to move when both are the same).
+    let strong = match attackers {
+        [None, None] => return None,
+        [Some(_), None] => Color::Red,
+        [None, Some(_)] => Color::Black,
+        [Some(r), Some(b)] => match compare_sides((r, defenders[0]), (b, defenders[1])) {
+            std::cmp::Ordering::Greater => Color::Red,
+            std::cmp::Ordering::Less => Color::Black,
+            std::cmp::Ordering::Equal => p.side,
+        },
+    };
     let attacker = attackers[strong.index()]?;
     let weak_attacker = attackers[strong.flip().index()];
     let turn = |sq: Square| {

@@ -15,13 +15,13 @@
 //! move not in check) is the caller's to check, from its table of positions.
 
 use super::ending::Ending;
-use super::index::{locate, locate_oriented, mirror, strong_side, Placement};
+use super::index::{locate, locate_oriented, mirror, Placement};
 use crate::xiangqi::attacks::{
     chariot_attacks, elephant_attacks, file_occupancy, horse_attackers, ADVISOR_STEPS, KING_STEPS,
     SOLDIER_ATTACKERS,
 };
 use crate::xiangqi::bitboard::{Bitboard, ADVISOR_SQUARES, ELEPHANT_SQUARES};
-use crate::xiangqi::types::{Color, Piece, PieceKind};
+use crate::xiangqi::types::{Piece, PieceKind};
 
 /// The turned board: ranks flipped, colours and the side to move swapped.
 fn turned(p: &Placement) -> Placement {
@@ -57,22 +57,20 @@ pub(super) fn predecessors(ending: Ending, c: &Placement, i: usize, out: &mut Ve
     out.clear();
     let m = mirrored(c);
     let mirror_is_other = !same(&m, c) && locate(&m) == Some((ending, i));
-    let t = turned(c);
-    let tm = mirrored(&t);
-    let sources = [
-        Some(c),
-        mirror_is_other.then_some(&m),
-        Some(&t),
-        mirror_is_other.then_some(&tm),
-    ];
-    for y in sources.into_iter().flatten() {
-        // Un-moves keep the pieces' colours: only a source whose predecessors are in the
-        // index's own colours (strong side Red) can give one.
-        let mut before = *y;
-        before.side = y.side.flip();
-        if strong_side(&before) == Some(Color::Red) {
-            unmove(ending, y, out);
-        }
+    // An un-move keeps the colours and hands the move back, and the index's own
+    // placements have the strong side Red: so the sources are `c` and its mirror image,
+    // Red strong with the weak side to move, except where both sides are the same and
+    // the side to move is the strong one (`c` has Red to move): there the turned board.
+    let (own, own_mirror) = if ending.is_symmetric() {
+        let t = turned(c);
+        let tm = mirrored(&t);
+        (t, tm)
+    } else {
+        (*c, m)
+    };
+    unmove(ending, &own, out);
+    if mirror_is_other {
+        unmove(ending, &own_mirror, out);
     }
 }
 
@@ -121,7 +119,8 @@ mod tests {
     use crate::game::GenType;
     use crate::movelist::MoveList;
     use crate::xiangqi::egtb::index::{entries, placement};
-    use crate::xiangqi::egtb::solve::position;
+    use crate::xiangqi::egtb::solve::{child, position, Child};
+    use std::collections::HashMap;
 
     /// The multiset of same-ending moves into each number, from the forward moves of
     /// every position and from the un-moves, must agree.
@@ -131,6 +130,7 @@ mod tests {
         let mut forward: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut list = MoveList::new();
         let mut legal = vec![false; n];
+        let no_tables = HashMap::new();
         for (q, is_legal) in legal.iter_mut().enumerate() {
             let Some((p, pos)) = position(e, q) else {
                 continue;
@@ -140,15 +140,12 @@ mod tests {
             pos.generate(GenType::All, &mut list);
             for &m in list.iter() {
                 if pos.piece_at(m.to()).is_some() {
-                    continue;
+                    continue; // a capture leaves the ending
                 }
-                let mut c = Placement::new(p.side.flip());
-                for &(piece, sq) in p.pieces() {
-                    c.push(piece, if sq == m.from() { m.to() } else { sq });
+                match child(e, &p, m, &no_tables) {
+                    Ok(Child::Same(ci)) => forward[ci].push(q as u32),
+                    _ => panic!("{name}: a move without a capture left the ending"),
                 }
-                let (ce, ci) = locate(&c).unwrap();
-                assert_eq!(ce, e);
-                forward[ci].push(q as u32);
             }
         }
         let mut out = Vec::new();
